@@ -1,0 +1,175 @@
+"""Engine core: the Game protocol and the verdict types.
+
+Pure: no Flask, no Redis, no marshmallow, no I/O. A state and a move are plain JSON values
+(dicts, lists, str, int, bool, None). A game never mutates the state it is given.
+
+Three kinds of bad input stay distinct, as in python-chess:
+- a body that does not parse or fit the schema is rejected before the engine (HTTP 422);
+- a state that cannot exist raises :class:`InvalidState` (HTTP 422, with JSON pointers);
+- a well-formed move that the rules forbid is a normal :class:`Verdict` with ``legal=False``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Sequence
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Why a move is illegal.
+
+    ``code``: stable UPPER_SNAKE identifier. ``message``: English text with ``{name}`` fields
+    filled from ``params`` (it is also the gettext msgid). ``rule``: the rulebook section, in
+    English (also a msgid).
+    """
+
+    code: str
+    message: str
+    rule: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The English message with its parameters filled in."""
+        return self.message.format(**self.params)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether the game is over, who won (seat numbers), and which tiebreak decided it."""
+
+    finished: bool
+    winners: tuple[int, ...] = ()
+    tiebreak: str | None = None
+
+    def to_json(self) -> dict:
+        return {"finished": self.finished, "winners": list(self.winners), "tiebreak": self.tiebreak}
+
+
+@dataclass
+class Verdict:
+    """The answer to one proposed move.
+
+    ``state`` is the next state when ``legal``, else None. ``events`` are JSON objects, each
+    with a ``type``. ``scores`` is the game's score sheet for the resulting state (or the
+    given state when illegal).
+    """
+
+    legal: bool
+    violations: list[Violation]
+    state: State | None
+    events: list[dict]
+    scores: dict
+    outcome: Outcome
+
+
+class InvalidState(ValueError):
+    """A state that cannot exist. ``errors`` is a list of ``(json_pointer, detail)``."""
+
+    def __init__(self, errors: Sequence[tuple[str, str]]):
+        self.errors = list(errors)
+        super().__init__("; ".join(f"{p or '/'}: {d}" for p, d in self.errors))
+
+
+class InvalidOptions(ValueError):
+    """Setup options or a player count the game cannot be played with.
+
+    ``errors`` is a list of ``(json_pointer, detail)``, pointers relative to the setup body.
+    """
+
+    def __init__(self, errors: Sequence[tuple[str, str]]):
+        self.errors = list(errors)
+        super().__init__("; ".join(f"{p or '/'}: {d}" for p, d in self.errors))
+
+
+class Illegal(Exception):
+    """Raised inside a game's rules to reject a move; turned into a Verdict by :class:`Game`."""
+
+    def __init__(self, *violations: Violation):
+        self.violations = list(violations)
+        super().__init__(", ".join(v.code for v in self.violations))
+
+
+class Game:
+    """Base class of a game's rules. Subclasses fill the class attributes and the hooks.
+
+    Hooks to implement: ``setup``, ``check_state``, ``legal_moves``, ``apply``, ``score``,
+    ``catalogue``, ``view``. :meth:`adjudicate` and :meth:`replay` are shared.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    rules_version: ClassVar[str]
+    schema_version: ClassVar[int] = 1
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def options_info(self) -> dict:
+        """The options this game accepts at setup, with their defaults (JSON)."""
+        raise NotImplementedError
+
+    def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
+        """The card catalogue in use for ``options`` (JSON). Raises InvalidOptions."""
+        raise NotImplementedError
+
+    def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
+        """A new game's first state. Raises InvalidOptions."""
+        raise NotImplementedError
+
+    def check_state(self, state: State) -> None:
+        """Raise InvalidState unless ``state`` is consistent (every card in exactly one place...)."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State) -> list[Move]:
+        """Every move the acting player(s) may make now; empty once the game is over."""
+        raise NotImplementedError
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[dict]]:
+        """The next state and events of a legal move. Raises Illegal; never mutates ``state``."""
+        raise NotImplementedError
+
+    def score(self, state: State) -> tuple[dict, Outcome]:
+        """The score sheet (JSON) and the outcome of ``state``."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> State:
+        """``state`` as seat ``seat`` may see it (None: a spectator). Hidden parts are removed."""
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------------------
+
+    def adjudicate(self, state: State, move: Move, *, checked: bool = False) -> Verdict:
+        """Judge ``move`` in ``state``.
+
+        Raises InvalidState when the state cannot exist (skipped when ``checked``). A rule
+        violation is a Verdict with ``legal=False``, ``state=None`` and the violations.
+        """
+        if not checked:
+            self.check_state(state)
+        try:
+            next_state, events = self.apply(state, move)
+        except Illegal as illegal:
+            scores, outcome = self.score(state)
+            return Verdict(False, illegal.violations, None, [], scores, outcome)
+        scores, outcome = self.score(next_state)
+        return Verdict(True, [], next_state, events, scores, outcome)
+
+    def replay(self, state: State, moves: Sequence[Move]) -> tuple[State, list[Verdict], int | None]:
+        """Apply ``moves`` in order from ``state``; stop at the first illegal one.
+
+        Returns ``(final_state, verdicts, index_of_first_illegal_or_None)``; the final state is
+        the one before the illegal move. Raises InvalidState for the starting state only.
+        """
+        self.check_state(state)
+        verdicts: list[Verdict] = []
+        for index, move in enumerate(moves):
+            verdict = self.adjudicate(state, move, checked=True)
+            verdicts.append(verdict)
+            if not verdict.legal:
+                return state, verdicts, index
+            state = verdict.state
+        return state, verdicts, None

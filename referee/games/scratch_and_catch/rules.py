@@ -1,0 +1,507 @@
+"""Scratch & Catch rules (rulebook: shared/rulebooks/scratch-and-catch.en.txt). Pure.
+
+State (JSON, seats numbered from 0, clockwise)::
+
+    {"game": "scratch-and-catch", "schema_version": 1,
+     "options": {"chance": "seeded"|"table", "deck": {"cat": [10 ints], "scratch": [10 ints]},
+                 "scratch_cards_score": bool},
+     "players": [{"hand": [ids], "fleas": int, "collected": [ids]}, ...],
+     "line": [{"value": 1..10, "cards": [ids, bottom first]}, ...]   ascending values
+     "draw_pile": [ids, top first]       (table chance: the order is unknown, kept sorted)
+     "turn": {"player": seat, "step": "first"|"second"|"refill"},
+     "final_turns": null | {"ended_by": seat, "reason": "no_fleas"|"cannot_refill",
+                            "remaining": [seats still to take their final turn, in order]},
+     "finished": bool,
+     "rng": {"seed": str, "counter": int}}
+
+Moves::
+
+    {"type": "play", "player": seat, "source": "hand", "card": id}
+    {"type": "play", "player": seat, "source": "pile"[, "card": id seen at the table]}
+    {"type": "draw", "player": seat, "card": id}        table chance only: one refill card
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation
+from referee.engine.rng import Rng
+from referee.games.scratch_and_catch import cards as C
+
+GAME_ID = "scratch-and-catch"
+
+# Rulebook sections, as headed in the English rulebook (also msgids for translation).
+SETUP = "Setup"
+PROGRESS = "Game Progress"
+SCRATCH = "Scratch Cards"
+END = "End of the Game"
+
+CHANCE_MODES = ("seeded", "table")
+
+
+def _violation(code: str, message: str, rule: str, **params: Any) -> Violation:
+    return Violation(code, message, rule, params)
+
+
+def _copy_state(state: State) -> State:
+    """A copy deep enough that applying a move never touches the caller's state."""
+    new = dict(state)
+    new["players"] = [
+        {"hand": list(p["hand"]), "fleas": p["fleas"], "collected": list(p["collected"])}
+        for p in state["players"]
+    ]
+    new["line"] = [{"value": pile["value"], "cards": list(pile["cards"])} for pile in state["line"]]
+    new["draw_pile"] = list(state["draw_pile"])
+    new["turn"] = dict(state["turn"])
+    if state["final_turns"] is not None:
+        final = dict(state["final_turns"])
+        final["remaining"] = list(final["remaining"])
+        new["final_turns"] = final
+    new["rng"] = dict(state["rng"])
+    return new
+
+
+def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
+    """Full options from what the caller gave; raises InvalidOptions with pointers."""
+    options = dict(options or {})
+    errors: list[tuple[str, str]] = []
+    if not isinstance(players, int) or isinstance(players, bool) or players not in C.STARTING_FLEAS:
+        errors.append(("/players", "Scratch & Catch is played by 2 to 6 players"))
+    chance = options.get("chance", "seeded")
+    if chance not in CHANCE_MODES:
+        errors.append(("/options/chance", "must be 'seeded' or 'table'"))
+    deck = options.get("deck") or {}
+    cat = deck.get("cat", list(C.DEFAULT_CAT_COUNTS))
+    scratch = deck.get("scratch", list(C.DEFAULT_SCRATCH_COUNTS))
+    for name, counts in (("cat", cat), ("scratch", scratch)):
+        if (not isinstance(counts, list) or len(counts) != 10
+                or any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 99 for n in counts)):
+            errors.append((f"/options/deck/{name}", "must list 10 counts (numbers 1 to 10), each 0 to 99"))
+    if not errors and isinstance(players, int):
+        total = sum(cat) + sum(scratch)
+        needed = C.HAND_SIZE * players + C.LINE_AT_SETUP
+        if total < needed:
+            errors.append(("/options/deck", f"a deck of {total} cards cannot deal {players} hands and the line ({needed} cards)"))
+    score_scratch = options.get("scratch_cards_score", True)
+    if not isinstance(score_scratch, bool):
+        errors.append(("/options/scratch_cards_score", "must be true or false"))
+    unknown = set(options) - {"chance", "deck", "scratch_cards_score", "deal"}
+    errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
+    if errors:
+        raise InvalidOptions(errors)
+    return {"chance": chance, "deck": {"cat": list(cat), "scratch": list(scratch)},
+            "scratch_cards_score": score_scratch}
+
+
+def _deck_of(options: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    deck = options["deck"]
+    return tuple(deck["cat"]), tuple(deck["scratch"])
+
+
+def _place(line: list[dict], card: str) -> tuple[int, bool]:
+    """Put ``card`` on the line in value order; return (index of its pile, pile existed before)."""
+    value = C.card_value(card)
+    for index, pile in enumerate(line):
+        if pile["value"] == value:
+            pile["cards"].append(card)
+            return index, True
+        if pile["value"] > value:
+            line.insert(index, {"value": value, "cards": [card]})
+            return index, False
+    line.append({"value": value, "cards": [card]})
+    return len(line) - 1, False
+
+
+class ScratchAndCatch(Game):
+    """Scratch & Catch, 2 to 6 players (rulebook sections Setup, Game Progress, Scratch Cards,
+    End of the Game). See the module docstring for the state and move shapes."""
+
+    id = GAME_ID
+    title = "Scratch & Catch"
+    player_counts = (2, 3, 4, 5, 6)
+    rules_version = "scratch-and-catch/en-1"
+
+    # -- description ---------------------------------------------------------------------
+
+    def options_info(self) -> dict:
+        return {
+            "chance": {"default": "seeded", "enum": list(CHANCE_MODES),
+                       "description": "seeded: the generator deals and draws; table: moves name the cards seen at a physical table"},
+            "deck": {"default": {"cat": list(C.DEFAULT_CAT_COUNTS), "scratch": list(C.DEFAULT_SCRATCH_COUNTS)},
+                     "description": "cards of each number 1 to 10 (provisional default: 64 Cat, 12 Scratch)"},
+            "scratch_cards_score": {"default": True,
+                                    "description": "collected Scratch cards score 1 point like Cat cards"},
+            "deal": {"default": None,
+                     "description": "table chance only: {hands: [[ids]...], line: [ids]} as dealt at the table"},
+        }
+
+    def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
+        """The deck in use: ``{"provisional", "cards": [{"id", "number", "kind"}], "counts"}``."""
+        full = _normalise_options(2, options)
+        cat, scratch = _deck_of(full)
+        return {
+            "provisional": cat == C.DEFAULT_CAT_COUNTS and scratch == C.DEFAULT_SCRATCH_COUNTS,
+            "note": "the rulebook fixes 76 cards (64 Cat, 12 Scratch) numbered 1 to 10, not how many of each number",
+            "counts": full["deck"],
+            "cards": [{"id": card, "number": C.card_value(card), "kind": "scratch" if C.is_scratch(card) else "cat"}
+                      for card in C.deck_ids(cat, scratch)],
+            "starting_fleas": {str(k): v for k, v in C.STARTING_FLEAS.items()},
+        }
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
+        """Rulebook, Setup: deal 4 cards each (round robin from seat 0), give the fleas of the
+        table, put the next 4 cards on the line in ascending order; the rest is the draw pile.
+        With ``chance: table``, ``options.deal`` gives the hands and line seen at the table.
+        Raises InvalidOptions."""
+        full = _normalise_options(players, options)
+        cat, scratch = _deck_of(full)
+        ids = list(C.deck_ids(cat, scratch))
+        rng = Rng(seed)
+        deal = (options or {}).get("deal")
+        if deal is not None:
+            hands, line_cards, pile = self._table_deal(players, full, ids, deal)
+        else:
+            rng.shuffle(ids)
+            dealt = C.HAND_SIZE * players
+            hands = [ids[seat:dealt:players] for seat in range(players)]
+            line_cards = ids[dealt:dealt + C.LINE_AT_SETUP]
+            pile = ids[dealt + C.LINE_AT_SETUP:]
+            if full["chance"] == "table":
+                pile.sort()
+        line: list[dict] = []
+        for card in line_cards:
+            _place(line, card)
+        return {
+            "game": GAME_ID,
+            "schema_version": self.schema_version,
+            "options": full,
+            "players": [{"hand": hand, "fleas": C.STARTING_FLEAS[players], "collected": []} for hand in hands],
+            "line": line,
+            "draw_pile": pile,
+            "turn": {"player": 0, "step": "first"},
+            "final_turns": None,
+            "finished": False,
+            "rng": rng.to_state(),
+        }
+
+    @staticmethod
+    def _table_deal(players: int, full: dict, ids: list[str], deal: Any):
+        errors: list[tuple[str, str]] = []
+        if full["chance"] != "table":
+            raise InvalidOptions([("/options/deal", "a dealt table is only accepted with chance 'table'")])
+        if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list) or not isinstance(deal.get("line"), list):
+            raise InvalidOptions([("/options/deal", "must be {hands: [[card ids] per seat], line: [4 card ids]}")])
+        hands, line = deal["hands"], deal["line"]
+        if len(hands) != players:
+            errors.append(("/options/deal/hands", f"needs one hand per player ({players})"))
+        known, seen = set(ids), set()
+        for where, cards in [(f"/options/deal/hands/{i}", h) for i, h in enumerate(hands)] + [("/options/deal/line", line)]:
+            size = C.LINE_AT_SETUP if where.endswith("line") else C.HAND_SIZE
+            if not isinstance(cards, list) or len(cards) != size:
+                errors.append((where, f"must hold {size} card ids"))
+                continue
+            for i, card in enumerate(cards):
+                if card not in known:
+                    errors.append((f"{where}/{i}", f"unknown card id {card!r}"))
+                elif card in seen:
+                    errors.append((f"{where}/{i}", f"card {card} is dealt twice"))
+                seen.add(card)
+        if errors:
+            raise InvalidOptions(errors)
+        pile = sorted(known - seen)
+        return [list(h) for h in hands], list(line), pile
+
+    # -- consistency ---------------------------------------------------------------------
+
+    def check_state(self, state: State) -> None:
+        """Raise InvalidState unless every card of the deck is in exactly one place, the line
+        is ordered and sorted, hands hold at most 4 cards, fleas are not negative, and the turn
+        and end-of-game fields agree. Pointers are JSON pointers into the state."""
+        errors: list[tuple[str, str]] = []
+        if state.get("game") != GAME_ID:
+            raise InvalidState([("/game", f"this endpoint judges {GAME_ID} states")])
+        if state.get("schema_version") != self.schema_version:
+            raise InvalidState([("/schema_version", f"supported schema version is {self.schema_version}")])
+        players = state["players"]
+        try:
+            full = _normalise_options(len(players), state["options"])
+        except InvalidOptions as bad:
+            raise InvalidState(bad.errors) from None
+        if "deal" in state["options"]:
+            errors.append(("/options/deal", "belongs in a setup request, not in a state"))
+        if full["chance"] != state["options"].get("chance") or set(state["options"]) != set(full):
+            errors.append(("/options", "a state carries every option explicitly"))
+        known = C.deck_set(*_deck_of(full))
+        where: dict[str, str] = {}
+
+        def claim(card: str, pointer: str) -> None:
+            if card not in known:
+                errors.append((pointer, f"unknown card id {card!r}"))
+            elif card in where:
+                errors.append((pointer, f"card {card} is also at {where[card]}"))
+            else:
+                where[card] = pointer
+
+        for seat, player in enumerate(players):
+            if len(player["hand"]) > C.HAND_SIZE:
+                errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
+            if player["fleas"] < 0:
+                errors.append((f"/players/{seat}/fleas", "fleas cannot be negative"))
+            for i, card in enumerate(player["hand"]):
+                claim(card, f"/players/{seat}/hand/{i}")
+            for i, card in enumerate(player["collected"]):
+                claim(card, f"/players/{seat}/collected/{i}")
+        previous = 0
+        for p, pile in enumerate(state["line"]):
+            value = pile["value"]
+            if not 1 <= value <= 10 or value <= previous:
+                errors.append((f"/line/{p}/value", "line piles must have distinct values 1 to 10 in ascending order"))
+            previous = value
+            if not pile["cards"]:
+                errors.append((f"/line/{p}/cards", "a pile on the line holds at least one card"))
+            for i, card in enumerate(pile["cards"]):
+                claim(card, f"/line/{p}/cards/{i}")
+                if card in known and C.card_value(card) != value:
+                    errors.append((f"/line/{p}/cards/{i}", f"card {card} does not have value {value}"))
+        for i, card in enumerate(state["draw_pile"]):
+            claim(card, f"/draw_pile/{i}")
+        missing = known - where.keys()
+        if missing:
+            errors.append(("", f"cards missing from every place: {', '.join(sorted(missing))}"))
+        turn, final = state["turn"], state["final_turns"]
+        n = len(players)
+        if not 0 <= turn["player"] < n:
+            errors.append(("/turn/player", f"must be a seat from 0 to {n - 1}"))
+        if turn["step"] == "refill" and full["chance"] != "table":
+            errors.append(("/turn/step", "a refill step exists only with chance 'table'"))
+        if final is not None:
+            if not 0 <= final["ended_by"] < n:
+                errors.append(("/final_turns/ended_by", f"must be a seat from 0 to {n - 1}"))
+            remaining = final["remaining"]
+            if (len(set(remaining)) != len(remaining) or final["ended_by"] in remaining
+                    or any(not 0 <= s < n for s in remaining)):
+                errors.append(("/final_turns/remaining", "seats still to play, each once, never the one who ended the game"))
+            if not state["finished"] and remaining and remaining[0] != turn["player"]:
+                errors.append(("/turn/player", "during the final turns the player to act is the first of final_turns.remaining"))
+            if not state["finished"] and not remaining:
+                errors.append(("/final_turns/remaining", "no final turn left but the game is not finished"))
+        elif state["finished"]:
+            errors.append(("/finished", "a finished game has final_turns"))
+        if errors:
+            raise InvalidState(errors)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def legal_moves(self, state: State) -> list[dict]:
+        """Every move of the player to act. With seeded chance a pile play is listed once,
+        without ``card`` (the generator decides); with table chance once per card in the pile."""
+        if state["finished"]:
+            return []
+        seat = state["turn"]["player"]
+        table = state["options"]["chance"] == "table"
+        pile = state["draw_pile"]
+        if state["turn"]["step"] == "refill":
+            return [{"type": "draw", "player": seat, "card": card} for card in sorted(set(pile))]
+        moves = [{"type": "play", "player": seat, "source": "hand", "card": card}
+                 for card in state["players"][seat]["hand"]]
+        if pile:
+            if table:
+                moves.extend({"type": "play", "player": seat, "source": "pile", "card": card} for card in sorted(pile))
+            else:
+                moves.append({"type": "play", "player": seat, "source": "pile"})
+        return moves
+
+    def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:
+        """Judge and apply one move (rulebook, Game Progress and Scratch Cards). Raises Illegal."""
+        if state["finished"]:
+            raise Illegal(_violation("GAME_OVER", "The game is over.", END))
+        seat = move["player"]
+        turn = state["turn"]
+        if seat != turn["player"]:
+            raise Illegal(_violation("NOT_YOUR_TURN", "It is player {turn}'s turn, not player {player}'s.",
+                                     PROGRESS, turn=turn["player"], player=seat))
+        kind = move["type"]
+        if turn["step"] == "refill":
+            if kind != "draw":
+                raise Illegal(_violation("REFILL_PENDING", "Draw cards until you have 4 cards in hand before the turn passes.", PROGRESS))
+            return self._draw(state, move)
+        if kind != "play":
+            raise Illegal(_violation("NOT_REFILLING", "Cards are drawn only at the end of your turn, after your 2 cards.", PROGRESS))
+        return self._play(state, move)
+
+    def _take_from_pile(self, state: State, move: dict) -> str:
+        pile = state["draw_pile"]
+        if not pile:
+            raise Illegal(_violation("DRAW_PILE_EMPTY", "The draw pile is empty.", PROGRESS))
+        seen = move.get("card")
+        if state["options"]["chance"] == "table":
+            if seen is None:
+                raise Illegal(_violation("CARD_REQUIRED", "At a table game, name the card taken from the draw pile.", PROGRESS))
+            if seen not in pile:
+                raise Illegal(_violation("CARD_NOT_IN_PILE", "Card {card} cannot be in the draw pile.", PROGRESS, card=seen))
+            pile.remove(seen)
+            return seen
+        if seen is not None and seen != pile[0]:
+            raise Illegal(_violation("CARD_NOT_ON_TOP", "Card {card} is not the top card of the draw pile.", PROGRESS, card=seen))
+        return pile.pop(0)
+
+    def _play(self, state: State, move: dict) -> tuple[State, list[dict]]:
+        seat = move["player"]
+        source = move.get("source")
+        hand = state["players"][seat]["hand"]
+        if source == "hand":
+            card = move.get("card")
+            if card not in hand:
+                raise Illegal(_violation("CARD_NOT_IN_HAND", "Card {card} is not in your hand.", PROGRESS, card=card))
+        new = _copy_state(state)
+        player = new["players"][seat]
+        if source == "hand":
+            player["hand"].remove(card)
+        else:
+            card = self._take_from_pile(new, move)
+        line = new["line"]
+        index, stacked = _place(line, card)
+        step = new["turn"]["step"]
+        events: list[dict] = [{"type": "card_played", "player": seat, "card": card, "source": source,
+                               "position": step}]
+        if step == "first":
+            if player["hand"] or new["draw_pile"]:
+                new["turn"]["step"] = "second"
+                return new, events
+            # A final turn with a single card left: the turn ends after it (rules notes).
+            return self._end_turn(new, events)
+        value = C.card_value(card)
+        if stacked:
+            taken: list[str] = []
+            for neighbour in (index + 1, index - 1):
+                if 0 <= neighbour < len(line) and abs(line[neighbour]["value"] - value) == 1:
+                    taken.extend(line[neighbour]["cards"])
+            line[:] = [pile for pile in line if abs(pile["value"] - value) != 1]
+            player["collected"].extend(taken)
+            events.append({"type": "stack", "player": seat, "value": value, "collected": taken})
+        else:
+            low = high = index
+            while low > 0 and line[low - 1]["value"] == line[low]["value"] - 1:
+                low -= 1
+            while high < len(line) - 1 and line[high + 1]["value"] == line[high]["value"] + 1:
+                high += 1
+            length = high - low + 1
+            if length > 1:
+                discarded = min(length, player["fleas"])
+                player["fleas"] -= discarded
+                events.append({"type": "sequence", "player": seat, "length": length, "fleas_discarded": discarded})
+        if C.is_scratch(card):
+            pile_size = len(next(p for p in line if p["value"] == value)["cards"])
+            others = [other for other in range(len(new["players"])) if other != seat]
+            for other in others:
+                new["players"][other]["fleas"] += pile_size
+            events.append({"type": "scratch", "player": seat, "fleas_each": pile_size, "players": others})
+        return self._refill(new, events)
+
+    def _refill(self, state: State, events: list[dict]) -> tuple[State, list[dict]]:
+        """Rulebook, Game Progress: at the end of your turn, draw until you hold 4 cards."""
+        seat = state["turn"]["player"]
+        hand = state["players"][seat]["hand"]
+        pile = state["draw_pile"]
+        if state["options"]["chance"] == "table":
+            if len(hand) < C.HAND_SIZE and pile:
+                state["turn"]["step"] = "refill"
+                return state, events
+            return self._end_turn(state, events)
+        count = min(C.HAND_SIZE - len(hand), len(pile))
+        if count > 0:
+            hand.extend(pile[:count])
+            del pile[:count]
+            events.append({"type": "cards_drawn", "player": seat, "count": count})
+        return self._end_turn(state, events)
+
+    def _draw(self, state: State, move: dict) -> tuple[State, list[dict]]:
+        card = move.get("card")
+        if card is None or card not in state["draw_pile"]:
+            raise Illegal(_violation("CARD_NOT_IN_PILE", "Card {card} cannot be in the draw pile.", PROGRESS, card=card))
+        new = _copy_state(state)
+        seat = move["player"]
+        new["draw_pile"].remove(card)
+        new["players"][seat]["hand"].append(card)
+        events = [{"type": "cards_drawn", "player": seat, "count": 1}]
+        if len(new["players"][seat]["hand"]) < C.HAND_SIZE and new["draw_pile"]:
+            return new, events
+        return self._end_turn(new, events)
+
+    def _end_turn(self, state: State, events: list[dict]) -> tuple[State, list[dict]]:
+        """Rulebook, End of the Game: a player with no fleas, or who cannot refill to 4, ends
+        the game; every other player then takes one final turn, clockwise."""
+        seat = state["turn"]["player"]
+        players = state["players"]
+        n = len(players)
+        final = state["final_turns"]
+        if final is None:
+            reason = None
+            if players[seat]["fleas"] == 0:
+                reason = "no_fleas"
+            elif len(players[seat]["hand"]) < C.HAND_SIZE:
+                reason = "cannot_refill"
+            if reason is not None:
+                final = {"ended_by": seat, "reason": reason,
+                         "remaining": [(seat + k) % n for k in range(1, n)]}
+                state["final_turns"] = final
+                events.append({"type": "game_end_triggered", "player": seat, "reason": reason})
+            else:
+                state["turn"] = {"player": (seat + 1) % n, "step": "first"}
+                return state, events
+        else:
+            final["remaining"].remove(seat)
+        # Final turns: a player with no card in hand and an empty pile cannot play (rules notes).
+        remaining = final["remaining"]
+        while remaining and not players[remaining[0]]["hand"] and not state["draw_pile"]:
+            events.append({"type": "turn_passed", "player": remaining.pop(0), "reason": "no_cards"})
+        if remaining:
+            state["turn"] = {"player": remaining[0], "step": "first"}
+        else:
+            state["finished"] = True
+            state["turn"] = {"player": seat, "step": "first"}
+            _, outcome = self.score(state)
+            events.append({"type": "game_over", "winners": list(outcome.winners)})
+        return state, events
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def score(self, state: State) -> tuple[dict, Outcome]:
+        """Rulebook, End of the Game: 1 point per collected card (Scratch cards too unless the
+        option says otherwise), plus the flea table; most points wins, a tie goes to the fewest
+        fleas, and a tie on both is shared. Scores are provisional until ``finished``."""
+        count_scratch = state["options"]["scratch_cards_score"]
+        sheet = []
+        for seat, player in enumerate(state["players"]):
+            cards = sum(1 for card in player["collected"] if count_scratch or not C.is_scratch(card))
+            fleas = player["fleas"]
+            points = C.flea_points(fleas)
+            sheet.append({"player": seat, "cards": cards, "fleas": fleas, "flea_points": points,
+                          "total": cards + points})
+        scores = {"players": sheet}
+        if not state["finished"]:
+            return scores, Outcome(False)
+        best = max(row["total"] for row in sheet)
+        leaders = [row for row in sheet if row["total"] == best]
+        if len(leaders) == 1:
+            return scores, Outcome(True, (leaders[0]["player"],))
+        fewest = min(row["fleas"] for row in leaders)
+        winners = tuple(row["player"] for row in leaders if row["fleas"] == fewest)
+        return scores, Outcome(True, winners, "fewest_fleas")
+
+    # -- views ---------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> State:
+        """What seat ``seat`` sees (None: a spectator): other hands become counts, the draw pile
+        a count, the generator is removed."""
+        seen = dict(state)
+        seen["players"] = [
+            dict(p) if s == seat else {"hand_size": len(p["hand"]), "fleas": p["fleas"], "collected": list(p["collected"])}
+            for s, p in enumerate(state["players"])
+        ]
+        seen["draw_pile"] = {"size": len(state["draw_pile"])}
+        seen.pop("rng", None)
+        return seen
