@@ -1,0 +1,101 @@
+"""The stateless operations, shared by the HTTP views, the matches and the command line.
+
+Each function takes a request body already loaded by the game's schemas and answers a JSON
+value. Impossible states and unplayable options raise :class:`ProblemError` (422) with JSON
+pointers into the request body. Messages are translated here, never in the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from referee.api.problems import ProblemError
+from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
+from referee.i18n import translate
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, UTF-8 text (same value, same bytes)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _impossible_state(error: InvalidState, base: str) -> ProblemError:
+    return ProblemError(422, "The state cannot exist in this game.", [(base + p, d) for p, d in error.errors],
+                        title="Impossible state", slug="impossible-state")
+
+
+def violation_json(violation: Violation, language: str) -> dict:
+    """``{"code", "message", "rule"}`` with message and rule in ``language``."""
+    return {
+        "code": violation.code,
+        "message": translate(violation.message, language).format(**violation.params),
+        "rule": translate(violation.rule, language),
+    }
+
+
+def verdict_json(verdict: Verdict, language: str) -> dict:
+    """The HTTP form of a verdict (DESIGN section 1)."""
+    return {
+        "legal": verdict.legal,
+        "violations": [violation_json(v, language) for v in verdict.violations],
+        "state": verdict.state,
+        "events": verdict.events,
+        "scores": verdict.scores,
+        "outcome": verdict.outcome.to_json(),
+    }
+
+
+def setup(game: Game, body: dict) -> dict:
+    """``{"players", "seed"?, "options"?}`` -> ``{"state"}``. 422 on unplayable options."""
+    seed = body.get("seed") or secrets.token_hex(16)
+    try:
+        return {"state": game.setup(body["players"], seed, body.get("options") or {})}
+    except InvalidOptions as error:
+        raise ProblemError(422, "These options cannot be played.", error.errors, title="Unplayable options",
+                           slug="unplayable-options") from None
+
+
+def check(game: Game, state: dict, base: str = "/state") -> None:
+    """Raise a 422 ProblemError unless ``state`` can exist."""
+    try:
+        game.check_state(state)
+    except InvalidState as error:
+        raise _impossible_state(error, base) from None
+
+
+def legal_moves(game: Game, body: dict) -> dict:
+    """``{"state"}`` -> ``{"moves": [...]}``."""
+    check(game, body["state"])
+    return {"moves": game.legal_moves(body["state"])}
+
+
+def adjudicate(game: Game, body: dict, language: str) -> dict:
+    """``{"state", "move"}`` -> verdict JSON."""
+    check(game, body["state"])
+    return verdict_json(game.adjudicate(body["state"], body["move"], checked=True), language)
+
+
+def score(game: Game, body: dict) -> dict:
+    """``{"state"}`` -> ``{"scores", "outcome"}``."""
+    check(game, body["state"])
+    scores, outcome = game.score(body["state"])
+    return {"scores": scores, "outcome": outcome.to_json()}
+
+
+def replay(game: Game, body: dict, language: str) -> dict:
+    """``{"state", "moves"}`` -> ``{"state", "steps", "first_illegal"}``."""
+    check(game, body["state"])
+    final, verdicts, illegal_at = game.replay(body["state"], body["moves"])
+    steps = [verdict_json(v, language) for v in verdicts]
+    first_illegal = None
+    if illegal_at is not None:
+        first_illegal = {"index": illegal_at, "violations": steps[illegal_at]["violations"]}
+    return {"state": final, "steps": steps, "first_illegal": first_illegal}
+
+
+def game_info(game: Game) -> dict:
+    """The ``GET /v1/games`` entry of ``game``."""
+    return {"id": game.id, "title": game.title, "players": list(game.player_counts),
+            "options": game.options_info(), "rules_version": game.rules_version}

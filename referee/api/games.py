@@ -1,0 +1,108 @@
+"""Stateless game endpoints: ``/v1/games`` and, per game, setup, legal-moves, adjudicate,
+score and replay. One blueprint per registered game, so each game's schemas appear in the
+contract under its own names."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from flask import Response, request
+from flask_smorest import Blueprint
+
+from referee.api import adjudication
+from referee.api.schemas import GameDetail, GameList, game_schemas
+from referee.engine.core import Game
+from referee.games import GAMES, PACKAGES
+from referee.i18n import LANGUAGES
+
+JSON = "application/json"
+
+
+def request_language() -> str:
+    """The language of messages: ``ja`` when Accept-Language prefers it, else ``en``."""
+    return request.accept_languages.best_match(LANGUAGES, default="en") or "en"
+
+
+def json_response(value, status: int = 200) -> Response:
+    """A JSON answer in canonical form (sorted keys)."""
+    return Response(adjudication.dumps(value), status=status, content_type=JSON)
+
+
+def catalogue_blueprint() -> Blueprint:
+    """``GET /v1/games``."""
+    blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games this referee judges")
+
+    @blp.route("")
+    @blp.response(200, GameList)
+    def list_games():
+        """Every game: id, title, allowed player counts, options with defaults, rules version."""
+        return json_response({"games": [adjudication.game_info(game) for game in GAMES.values()]})
+
+    return blp
+
+
+def described(text: str):
+    """Set a view's docstring before flask-smorest reads it into the contract."""
+    def decorate(view):
+        view.__doc__ = text
+        return view
+    return decorate
+
+
+def game_blueprint(game: Game) -> Blueprint:
+    """The blueprint of ``game``'s stateless operations under ``/v1/games/<id>``."""
+    schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
+    blp = Blueprint(game.id, __name__, url_prefix=f"/v1/games/{game.id}",
+                    description=f"{game.title}: stateless judging")
+    name = game.title
+
+    @blp.route("")
+    @blp.response(200, GameDetail)
+    @described(f"{name}: the game's entry and its default card catalogue.")
+    def detail():
+        info = adjudication.game_info(game)
+        info["catalogue"] = game.catalogue()
+        return json_response(info)
+
+    @blp.route("/setup", methods=["POST"])
+    @blp.arguments(schemas.setup_request)
+    @blp.response(200, schemas.setup_answer)
+    @described(f"{name}: a new game's first state from a player count, a seed and options.")
+    def setup(body):
+        return json_response(adjudication.setup(game, body))
+
+    @blp.route("/legal-moves", methods=["POST"])
+    @blp.arguments(schemas.state_request)
+    @blp.response(200, schemas.moves_answer)
+    @described(f"{name}: every move the acting player(s) may make now.")
+    def legal_moves(body):
+        return json_response(adjudication.legal_moves(game, body))
+
+    @blp.route("/adjudicate", methods=["POST"])
+    @blp.arguments(schemas.adjudicate_request)
+    @blp.response(200, schemas.verdict)
+    @described((f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
+                          "violations with code, message and rulebook section)."))
+    def adjudicate(body):
+        return json_response(adjudication.adjudicate(game, body, request_language()))
+
+    @blp.route("/score", methods=["POST"])
+    @blp.arguments(schemas.state_request)
+    @blp.response(200, schemas.score_answer)
+    @described(f"{name}: the score sheet and outcome of a state.")
+    def score(body):
+        return json_response(adjudication.score(game, body))
+
+    @blp.route("/replay", methods=["POST"])
+    @blp.arguments(schemas.replay_request)
+    @blp.response(200, schemas.replay_answer)
+    @described(f"{name}: apply moves in order; stops at the first illegal move and reports it.")
+    def replay(body):
+        return json_response(adjudication.replay(game, body, request_language()))
+
+    return blp
+
+
+def blueprints() -> list[Blueprint]:
+    """The catalogue blueprint and one blueprint per registered game."""
+    return [catalogue_blueprint()] + [game_blueprint(game) for game in GAMES.values()]

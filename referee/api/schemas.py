@@ -1,0 +1,152 @@
+"""Envelope schemas shared by every game, and the per-game request/answer schemas.
+
+Per-game schemas are built from the game's own ``schema`` module (STATE, MOVE, OPTIONS,
+SCORES) with names prefixed by the game, so that each becomes its own OpenAPI component.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from marshmallow import Schema, fields, validate
+
+MAX_REPLAY_MOVES = 5000
+
+
+class ProblemFieldError(Schema):
+    pointer = fields.String(required=True, metadata={"description": "JSON pointer into the request body"})
+    detail = fields.String(required=True)
+
+
+class Problem(Schema):
+    """RFC 9457 problem details."""
+
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    errors = fields.List(fields.Nested(ProblemFieldError))
+
+
+class ViolationOut(Schema):
+    code = fields.String(required=True, metadata={"description": "stable UPPER_SNAKE code"})
+    message = fields.String(required=True, metadata={"description": "English, or Japanese with Accept-Language: ja"})
+    rule = fields.String(required=True, metadata={"description": "the rulebook section applied"})
+
+
+class OutcomeOut(Schema):
+    finished = fields.Boolean(required=True)
+    winners = fields.List(fields.Integer(), required=True, metadata={"description": "winning seats; empty until finished"})
+    tiebreak = fields.String(required=True, allow_none=True, metadata={"description": "the tiebreak that decided, if any"})
+
+
+class Event(Schema):
+    """Something that happened; ``type`` says what, other fields depend on it."""
+
+    class Meta:
+        unknown = "include"
+
+    type = fields.String(required=True)
+
+
+class IllegalStep(Schema):
+    index = fields.Integer(required=True, metadata={"description": "index of the first illegal move"})
+    violations = fields.List(fields.Nested(ViolationOut), required=True)
+
+
+class GameInfo(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    players = fields.List(fields.Integer(), required=True, metadata={"description": "allowed player counts"})
+    options = fields.Dict(required=True, metadata={"description": "setup options with defaults"})
+    rules_version = fields.String(required=True)
+
+
+class GameDetail(GameInfo):
+    catalogue = fields.Dict(required=True, metadata={"description": "the card catalogue in use"})
+
+
+class GameList(Schema):
+    games = fields.List(fields.Nested(GameInfo), required=True)
+
+
+class Health(Schema):
+    status = fields.String(required=True)
+    store = fields.Dict(metadata={"description": "readiness only: the match store"})
+
+
+@dataclass(frozen=True)
+class GameSchemas:
+    """Request and answer schemas of one game's stateless operations."""
+
+    setup_request: type[Schema]
+    state_request: type[Schema]
+    adjudicate_request: type[Schema]
+    replay_request: type[Schema]
+    setup_answer: type[Schema]
+    moves_answer: type[Schema]
+    verdict: type[Schema]
+    score_answer: type[Schema]
+    replay_answer: type[Schema]
+    state: type[Schema]
+    move: type[Schema]
+
+
+def prefix_of(game_id: str) -> str:
+    """``"scratch-and-catch"`` -> ``"ScratchAndCatch"``."""
+    return "".join(part.capitalize() for part in game_id.split("-"))
+
+
+def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...]) -> GameSchemas:
+    """Build the envelopes of ``game_id`` around its schema module's STATE, MOVE, OPTIONS, SCORES."""
+    p = prefix_of(game_id)
+    state, move, options, scores = module.STATE, module.MOVE, module.OPTIONS, module.SCORES
+
+    def make(name: str, spec: dict) -> type[Schema]:
+        return Schema.from_dict(spec, name=p + name)
+
+    setup_request = make("SetupRequest", {
+        "players": fields.Integer(strict=True, required=True, validate=validate.OneOf(player_counts),
+                                  metadata={"description": "number of players"}),
+        "seed": fields.String(validate=validate.Length(min=1, max=200),
+                              metadata={"description": "seed of the generator (docs/rng.md); random when absent"}),
+        "options": fields.Nested(options),
+    })
+    state_request = make("StateRequest", {"state": fields.Nested(state, required=True)})
+    adjudicate_request = make("AdjudicateRequest", {
+        "state": fields.Nested(state, required=True),
+        "move": fields.Nested(move, required=True),
+    })
+    replay_request = make("ReplayRequest", {
+        "state": fields.Nested(state, required=True),
+        "moves": fields.List(fields.Nested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES)),
+    })
+    verdict = make("Verdict", {
+        "legal": fields.Boolean(required=True),
+        "violations": fields.List(fields.Nested(ViolationOut), required=True),
+        "state": fields.Nested(state, required=True, allow_none=True, metadata={"description": "the next state; null when illegal"}),
+        "events": fields.List(fields.Nested(Event), required=True),
+        "scores": fields.Nested(scores, required=True),
+        "outcome": fields.Nested(OutcomeOut, required=True),
+    })
+    return GameSchemas(
+        setup_request=setup_request,
+        state_request=state_request,
+        adjudicate_request=adjudicate_request,
+        replay_request=replay_request,
+        setup_answer=make("SetupAnswer", {"state": fields.Nested(state, required=True)}),
+        moves_answer=make("LegalMoves", {"moves": fields.List(fields.Nested(move), required=True)}),
+        verdict=verdict,
+        score_answer=make("ScoreAnswer", {
+            "scores": fields.Nested(scores, required=True),
+            "outcome": fields.Nested(OutcomeOut, required=True),
+        }),
+        replay_answer=make("ReplayAnswer", {
+            "state": fields.Nested(state, required=True),
+            "steps": fields.List(fields.Nested(verdict), required=True),
+            "first_illegal": fields.Nested(IllegalStep, required=True, allow_none=True),
+        }),
+        state=state,
+        move=move,
+    )

@@ -1,0 +1,97 @@
+"""create_app(): wiring only. Routes live in referee/api, rules in referee/engine and referee/games."""
+
+from __future__ import annotations
+
+import http
+import os
+from typing import Any, Mapping
+
+import yaml
+from flask import Flask, request
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+
+from referee.api import problems
+from referee.api.games import blueprints
+from referee.api.meta import contract_blueprint, health_blp
+from referee.api.schemas import Problem
+
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+API_DESCRIPTION = """Referee judges moves of three cat card games: CATATAC, Call of Katulhu and
+Scratch & Catch. Send a state and a move; the answer says whether the move is legal (and if
+not, why, citing the rulebook), the next state, what happened, and the scores. Errors are
+RFC 9457 problem details (application/problem+json) with JSON pointers to the bad fields.
+Request bodies are limited to REFEREE_MAX_BODY_BYTES (default 1 MiB)."""
+
+
+class RefereeApi(Api):
+    """flask-smorest's Api with problem+json errors."""
+
+    ERROR_SCHEMA = Problem
+
+    def _register_responses(self):
+        """Like flask-smorest's, but error responses are application/problem+json."""
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            content_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+                content_type = problems.PROBLEM_CONTENT_TYPE
+            prepare_response(response, self.spec, content_type)
+            self.spec.components.response(status.name, response, lazy=True)
+        default = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(default, self.spec, problems.PROBLEM_CONTENT_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
+
+    def handle_http_exception(self, error):
+        return problems.from_http_exception(error)
+
+
+def _needs_json_body() -> bool:
+    return request.method in ("POST", "PUT", "PATCH") and request.path.startswith("/v1/")
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The WSGI application. ``config`` overrides Flask settings (tests)."""
+    app = Flask(__name__)
+    app.json.sort_keys = True
+    app.config.update(
+        API_TITLE="Referee",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
+        MAX_CONTENT_LENGTH=int(os.environ.get("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
+    )
+    app.config.update(config or {})
+    api = RefereeApi(app)
+    api.register_blueprint(health_blp)
+    for blueprint in blueprints():
+        api.register_blueprint(blueprint)
+
+    cached: dict[str, str] = {}
+
+    def yaml_text() -> str:
+        if "yaml" not in cached:
+            cached["yaml"] = yaml.safe_dump(api.spec.to_dict(), sort_keys=False, allow_unicode=True)
+        return cached["yaml"]
+
+    app.register_blueprint(contract_blueprint(yaml_text))
+    app.extensions["referee.api"] = api
+
+    @app.before_request
+    def require_json():
+        if _needs_json_body() and not request.is_json:
+            return problems.problem_response(415, "Send the request body as application/json.")
+        return None
+
+    app.register_error_handler(problems.ProblemError, problems.from_problem_error)
+
+    @app.errorhandler(RecursionError)
+    def too_deep(_error):
+        return problems.problem_response(400, "The request body is nested too deeply to parse.")
+
+    return app

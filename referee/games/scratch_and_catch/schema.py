@@ -1,0 +1,133 @@
+"""Scratch & Catch HTTP schemas (marshmallow): structure and types only.
+
+Consistency (every card in one place, ordered line, ...) is checked by the pure rules in
+``rules.py``; these schemas document the contract and reject bodies of the wrong shape.
+"""
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from referee.games.common_schema import RngState
+
+from referee.games.scratch_and_catch.rules import CHANCE_MODES
+
+CARD_ID = validate.Regexp(r"^[CS](10|[1-9])-[1-9][0-9]?$", error="not a card id (C<number>-<copy> or S<number>-<copy>)")
+
+
+def _card(**kwargs):
+    return fields.String(validate=CARD_ID, metadata={"description": "card id, e.g. C5-1 (Cat) or S5-1 (Scratch)"}, **kwargs)
+
+
+def _counts(description):
+    return fields.List(fields.Integer(strict=True, validate=validate.Range(0, 99)), validate=validate.Length(equal=10),
+                       required=True, metadata={"description": description})
+
+
+class ScratchAndCatchDeck(Schema):
+    cat = _counts("Cat cards of each number 1 to 10")
+    scratch = _counts("Scratch cards of each number 1 to 10")
+
+
+class ScratchAndCatchDeal(Schema):
+    hands = fields.List(fields.List(_card(), validate=validate.Length(equal=4)), required=True,
+                        validate=validate.Length(min=2, max=6), metadata={"description": "the 4 cards dealt to each seat"})
+    line = fields.List(_card(), required=True, validate=validate.Length(equal=4),
+                       metadata={"description": "the 4 cards turned onto the line"})
+
+
+class ScratchAndCatchOptions(Schema):
+    """Setup options; every field is optional and has a default."""
+
+    chance = fields.String(validate=validate.OneOf(CHANCE_MODES),
+                           metadata={"description": "seeded (default): the generator deals and draws; table: moves name the cards seen"})
+    deck = fields.Nested(ScratchAndCatchDeck, metadata={"description": "deck composition (default: the provisional 64 Cat + 12 Scratch)"})
+    scratch_cards_score = fields.Boolean(metadata={"description": "collected Scratch cards score 1 point (default true)"})
+    deal = fields.Nested(ScratchAndCatchDeal, metadata={"description": "table chance only: the deal seen at the table"})
+
+
+class ScratchAndCatchStateOptions(Schema):
+    """The options as a state carries them: all explicit."""
+
+    chance = fields.String(required=True, validate=validate.OneOf(CHANCE_MODES))
+    deck = fields.Nested(ScratchAndCatchDeck, required=True)
+    scratch_cards_score = fields.Boolean(required=True)
+
+
+class ScratchAndCatchPlayer(Schema):
+    hand = fields.List(_card(), required=True, validate=validate.Length(max=4))
+    fleas = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=10_000))
+    collected = fields.List(_card(), required=True, validate=validate.Length(max=1000))
+
+
+class ScratchAndCatchPile(Schema):
+    value = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10))
+    cards = fields.List(_card(), required=True, validate=validate.Length(min=1, max=1000),
+                        metadata={"description": "bottom first"})
+
+
+class ScratchAndCatchTurn(Schema):
+    player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 5))
+    step = fields.String(required=True, validate=validate.OneOf(("first", "second", "refill")),
+                         metadata={"description": "which card of the turn comes next; refill: table chance, drawing"})
+
+
+class ScratchAndCatchFinalTurns(Schema):
+    ended_by = fields.Integer(strict=True, required=True, validate=validate.Range(0, 5))
+    reason = fields.String(required=True, validate=validate.OneOf(("no_fleas", "cannot_refill")))
+    remaining = fields.List(fields.Integer(strict=True, validate=validate.Range(0, 5)), required=True,
+                            validate=validate.Length(max=5), metadata={"description": "seats still to take their final turn, in order"})
+
+
+class ScratchAndCatchState(Schema):
+    """A Scratch & Catch state (see referee/games/scratch_and_catch/rules.py)."""
+
+    game = fields.String(required=True, validate=validate.Equal("scratch-and-catch"))
+    schema_version = fields.Integer(strict=True, required=True, validate=validate.Equal(1))
+    options = fields.Nested(ScratchAndCatchStateOptions, required=True)
+    players = fields.List(fields.Nested(ScratchAndCatchPlayer), required=True, validate=validate.Length(min=2, max=6))
+    line = fields.List(fields.Nested(ScratchAndCatchPile), required=True, validate=validate.Length(max=10),
+                       metadata={"description": "the piles on the line, ascending values"})
+    draw_pile = fields.List(_card(), required=True, validate=validate.Length(max=1000), metadata={"description": "top first"})
+    turn = fields.Nested(ScratchAndCatchTurn, required=True)
+    final_turns = fields.Nested(ScratchAndCatchFinalTurns, required=True, allow_none=True)
+    finished = fields.Boolean(required=True)
+    rng = fields.Nested(RngState, required=True)
+
+
+class ScratchAndCatchMove(Schema):
+    """A move. ``play``: one card of the turn, from the hand (``card`` required) or the draw pile
+    (``card``: the card seen; required with table chance, optional and checked with seeded chance).
+    ``draw``: table chance only, one card drawn while refilling the hand at the end of the turn."""
+
+    type = fields.String(required=True, validate=validate.OneOf(("play", "draw")))
+    player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 5))
+    source = fields.String(validate=validate.OneOf(("hand", "pile")), metadata={"description": "play only: where the card comes from"})
+    card = _card()
+
+    @validates_schema
+    def _fields_of_type(self, data, **kwargs):
+        if data["type"] == "play" and "source" not in data:
+            raise ValidationError("a play names its source: hand or pile", "source")
+        if data["type"] == "play" and data.get("source") == "hand" and "card" not in data:
+            raise ValidationError("a play from the hand names the card", "card")
+        if data["type"] == "draw" and "card" not in data:
+            raise ValidationError("a draw names the card drawn", "card")
+        if data["type"] == "draw" and "source" in data:
+            raise ValidationError("a draw has no source", "source")
+
+
+class ScratchAndCatchPlayerScore(Schema):
+    player = fields.Integer(required=True)
+    cards = fields.Integer(required=True, metadata={"description": "collected cards that score, 1 point each"})
+    fleas = fields.Integer(required=True)
+    flea_points = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+
+
+class ScratchAndCatchScores(Schema):
+    players = fields.List(fields.Nested(ScratchAndCatchPlayerScore), required=True)
+
+
+STATE = ScratchAndCatchState
+MOVE = ScratchAndCatchMove
+OPTIONS = ScratchAndCatchOptions
+SCORES = ScratchAndCatchScores
