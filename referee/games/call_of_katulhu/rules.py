@@ -252,9 +252,6 @@ class CallOfKatulhu(Game):
         errors: list[tuple[str, str]] = []
         if set(options) != set(OPTION_NAMES):
             errors.append(("/options", "a state carries every option explicitly"))
-        elif options["catalogue"] is not None and options["catalogue"] != full["catalogue"]:
-            errors.append(("/options/catalogue", "a state carries the catalogue in its full form: every field, "
-                                                 "beats listed for every toy in toy order"))
         phase = state["phase"]
         advanced = full["advanced"]
         for seat, player in enumerate(players):
