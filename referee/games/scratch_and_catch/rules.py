@@ -62,8 +62,9 @@ def _copy_state(state: State) -> State:
     return new
 
 
-def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
-    """Full options from what the caller gave; raises InvalidOptions with pointers."""
+def _normalise_options(players: Any, options: Mapping[str, Any] | None, for_setup: bool = True) -> dict:
+    """Full options from what the caller gave; raises InvalidOptions with pointers. The deck
+    must be large enough to deal only at setup (hand-recorded positions may use a small deck)."""
     options = dict(options or {})
     errors: list[tuple[str, str]] = []
     if not isinstance(players, int) or isinstance(players, bool) or players not in C.STARTING_FLEAS:
@@ -78,7 +79,7 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
         if (not isinstance(counts, list) or len(counts) != 10
                 or any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 99 for n in counts)):
             errors.append((f"/options/deck/{name}", "must list 10 counts (numbers 1 to 10), each 0 to 99"))
-    if not errors and isinstance(players, int):
+    if for_setup and not errors and isinstance(players, int):
         total = sum(cat) + sum(scratch)
         needed = C.HAND_SIZE * players + C.LINE_AT_SETUP
         if total < needed:
@@ -227,7 +228,7 @@ class ScratchAndCatch(Game):
             raise InvalidState([("/schema_version", f"supported schema version is {self.schema_version}")])
         players = state["players"]
         try:
-            full = _normalise_options(len(players), state["options"])
+            full = _normalise_options(len(players), state["options"], for_setup=False)
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
         if "deal" in state["options"]:

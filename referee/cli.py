@@ -1,0 +1,127 @@
+"""The ``referee`` command: serve over HTTP, or judge files at a desk with no server.
+
+    referee serve [--bind HOST:PORT] [--workers N]
+    referee adjudicate STATE.json MOVE.json [--lang ja]
+    referee replay STATE.json MOVES.json [--lang ja]
+    referee openapi [--output openapi.yaml]
+
+``adjudicate`` and ``replay`` print the same JSON as the HTTP answers (exit 0 for a verdict,
+legal or not; exit 2 with a problem+json document on stderr for bad input).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from importlib import import_module
+
+import click
+from marshmallow import ValidationError
+
+from referee.api import adjudication
+from referee.api.problems import ProblemError, pointer_errors
+from referee.api.schemas import game_schemas
+from referee.games import GAMES, PACKAGES
+
+
+def _problem(status: int, detail: str, errors=()) -> dict:
+    body = {"type": "https://referee.example/problems/unprocessable-content", "title": "Bad input",
+            "status": status, "detail": detail}
+    if errors:
+        body["errors"] = [{"pointer": p, "detail": d} for p, d in errors]
+    return body
+
+
+def _fail(body: dict) -> None:
+    click.echo(adjudication.dumps(body), err=True)
+    sys.exit(2)
+
+
+def _read_json(path: str, pointer: str):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as error:
+        _fail(_problem(400, f"cannot read {path}: {error.strerror}"))
+    except (ValueError, RecursionError):
+        _fail(_problem(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")]))
+
+
+def _judge(kind: str, state_path: str, moves_path: str, lang: str) -> None:
+    state = _read_json(state_path, "/state")
+    second = _read_json(moves_path, "/moves" if kind == "replay" else "/move")
+    game_id = state.get("game") if isinstance(state, dict) else None
+    game = GAMES.get(game_id)
+    if game is None:
+        _fail(_problem(422, "the state names no game this referee knows", [("/state/game", f"one of {sorted(GAMES)}")]))
+    schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
+    if kind == "replay":
+        schema, raw = schemas.replay_request(), {"state": state, "moves": second}
+    else:
+        schema, raw = schemas.adjudicate_request(), {"state": state, "move": second}
+    try:
+        body = schema.load(raw)
+    except ValidationError as error:
+        _fail(_problem(422, "The input does not fit the schema.", pointer_errors(error.messages)))
+    try:
+        if kind == "replay":
+            answer = adjudication.replay(game, body, lang)
+        else:
+            answer = adjudication.adjudicate(game, body, lang)
+    except ProblemError as error:
+        _fail(_problem(error.status, error.detail, error.errors))
+    click.echo(adjudication.dumps(answer))
+
+
+@click.group()
+def main() -> None:
+    """Referee: rules referee for CATATAC, Call of Katulhu and Scratch & Catch."""
+
+
+@main.command()
+@click.option("--bind", default=None, help="HOST:PORT (default: $BIND or 127.0.0.1:8000)")
+@click.option("--workers", type=int, default=None, help="worker processes (default: $WEB_CONCURRENCY or 1)")
+def serve(bind: str | None, workers: int | None) -> None:
+    """Start the HTTP service under gunicorn (settings: referee/gunicorn_conf.py)."""
+    if bind:
+        os.environ["BIND"] = bind
+    if workers:
+        os.environ["WEB_CONCURRENCY"] = str(workers)
+    os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "-c", "python:referee.gunicorn_conf"])
+
+
+@main.command()
+@click.argument("state_path", metavar="STATE.json")
+@click.argument("move_path", metavar="MOVE.json")
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", help="language of messages")
+def adjudicate(state_path: str, move_path: str, lang: str) -> None:
+    """Judge one move; prints the verdict JSON of POST /v1/games/{game}/adjudicate."""
+    _judge("adjudicate", state_path, move_path, lang)
+
+
+@main.command()
+@click.argument("state_path", metavar="STATE.json")
+@click.argument("moves_path", metavar="MOVES.json")
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", help="language of messages")
+def replay(state_path: str, moves_path: str, lang: str) -> None:
+    """Replay moves; prints the JSON of POST /v1/games/{game}/replay."""
+    _judge("replay", state_path, moves_path, lang)
+
+
+@main.command()
+@click.option("--output", "-o", default="-", help="file to write (default: standard output)")
+def openapi(output: str) -> None:
+    """Write the OpenAPI contract generated from the code, as YAML."""
+    from referee.app import create_app
+
+    text = create_app().test_client().get("/openapi.yaml").get_data(as_text=True)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+if __name__ == "__main__":
+    main()
