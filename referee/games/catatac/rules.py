@@ -1,0 +1,1018 @@
+"""CATATAC rules, base game and variants (rulebook: shared/rulebooks/catatac.en.txt). Pure.
+
+State (JSON, seats numbered from 0, clockwise)::
+
+    {"game": "catatac", "schema_version": 1,
+     "options": {"chance": "seeded"|"table", "seat0_clan": "white"|"black", "first_player": seat,
+                 "deck_hockey": bool, "kittens": bool, "marathon": bool},
+     "players": [{"clan": "white"|"black", "hand": [paw ids]}, ...]   clans alternate
+     "ball": {"spot": one of SPOTS, "colour": "white"|"black"}          colour = clan in possession
+     "paw_deck": [paw ids, top first]        (table chance: order unknown, kept sorted)
+     "discard": [paw ids, bottom first]      the last one is the top card
+     "points_deck": [points ids, top first]  (table chance: order unknown, kept sorted)
+     "points": {"white": [points ids], "black": [points ids]}   face down until the end
+     "turn": {"player": seat to act, "phase": "play"|"answer"|"refill"|"over"},
+     "stash": null | {"clan": stashing clan, "by": seat, "next": the next opposing player,
+                      "answer": [seats that may still answer, the first acts now]},
+     "marathon": null | {"game": 1..3, "completed": [{"white": {"points", "sardines"},
+                                                      "black": {...}}, ...]},
+     "finished": bool,
+     "rng": {"seed": str, "counter": int}}
+
+SPOTS: black_hideout, black_alley, neutral_alley, white_alley, white_hideout.
+
+Moves::
+
+    {"type": "play", "player": seat, "card": id,
+     "pair": null | {"action": "steal"|"movement"|"stash"|"counter", "direction": "black"|"white"|null},
+     "block": null | {"bars": [side index per bar, top first],
+                      "directions": ["black"|"white" per movement effect played, top first]},
+     "order": null | "pair_first" | "block_first",       (stated exactly when both are used)
+     "coins": [faces of the coin flips of this move]     (table: required when a flip happens;
+                                                          seeded: optional, checked)
+     "draw": [paw ids of the refill]}                     (seeded only, optional, checked)
+    {"type": "decline", "player": seat[, "points_card": id, "coins": [face]]}
+        decline to counter a stash attempt; the last decline makes the stash succeed (table
+        chance: it carries the points card taken and the coin face)
+    {"type": "draw", "player": seat, "card": id}          table chance: one refill card
+
+A player other than the one due to play, of the same clan, plays "in place of a teammate"
+(Cooperation) simply by sending a play with their own seat.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+from typing import Any, Mapping
+
+from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation
+from referee.engine.rng import Rng
+from referee.games.catatac import cards as C
+
+GAME_ID = "catatac"
+
+# Rulebook sections, as headed in the English rulebook (also msgids for translation).
+SETUP = "Setup"
+TURN = "Turn Summary"
+PLAY = "1. Play a Paw Card"
+PAIR = "Making a Pair"
+BLOCK = "Activating the Action Block"
+COMBO = 'The "Combo"'
+ICONS = "Icons"
+COOPERATION = "Cooperation (2x)"
+INFLUENCE = "2. Influencing the Yarn Ball"
+STASH = "Stash Attempt"
+COUNTER = "Countering a Stash"
+REFILL = "3. Refilling Your Hand"
+END = "End of the Game"
+WINNER = "Crowning the Winning Clan"
+VARIANTS = "Variants"
+
+SECTIONS = (SETUP, TURN, PLAY, PAIR, BLOCK, COMBO, ICONS, COOPERATION, INFLUENCE, STASH, COUNTER,
+            REFILL, END, WINNER, VARIANTS)
+
+CHANCE_MODES = ("seeded", "table")
+PHASES = ("play", "answer", "refill", "over")
+PAIR_ACTIONS = ("steal", "movement", "stash", "counter")
+ORDERS = ("pair_first", "block_first")
+MARATHON_GAMES = 3
+OPTION_NAMES = ("chance", "seat0_clan", "first_player", "deck_hockey", "kittens", "marathon")
+
+# Violation message templates (msgids): code -> (message, rule).
+MESSAGES: dict[str, tuple[str, str]] = {
+    "GAME_OVER": ("The game is over.", END),
+    "NOT_YOUR_TURN": ("It is player {turn}'s turn, not player {player}'s.", TURN),
+    "STASH_PENDING": ("A stash attempt is pending: player {turn} must counter it or decline.", COUNTER),
+    "NO_STASH_TO_ANSWER": ("There is no stash attempt to answer.", COUNTER),
+    "REFILL_PENDING": ("Player {turn} must first refill their hand to 6 cards.", REFILL),
+    "NO_REFILL_PENDING": ("Cards are drawn one by one only to refill a hand at a table game.", REFILL),
+    "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PLAY),
+    "CHOICE_MISSING": ("The move must state {field} (null when unused).", TURN),
+    "NO_PAIR": ("Card {card} does not make a pair with {top}.", PAIR),
+    "PAIR_ACTION_NOT_POSSIBLE": ("The basic action {action} is not possible now.", PAIR),
+    "COUNTER_NEEDS_DECK_HOCKEY": ("Only with the Deck Hockey variant can a pair counter a stash.", VARIANTS),
+    "DIRECTIONS_MISMATCH": ("The move states {given} movement direction(s) but the movements need {needed}.", INFLUENCE),
+    "MOVE_OFF_ALLEYS": ("The yarn ball cannot move {distance} toward {direction} from {spot}: it stays on the alley cards.", INFLUENCE),
+    "NO_ACTION_BLOCK": ("Card {card} has no action block.", BLOCK),
+    "CONDITION_NOT_MET": ("The activation condition {condition} of card {card} is not met.", BLOCK),
+    "BAR_CHOICES": ("Card {card} has {needed} bar(s): choose one side of each ({given} given).", ICONS),
+    "BAR_SIDE": ("Bar {bar} of card {card} has no side {side}.", ICONS),
+    "EFFECT_NOT_APPLICABLE": ("The effect {effect} of card {card} cannot be applied now; an action block is played in full or not at all.", BLOCK),
+    "ORDER_REQUIRED": ("A combo states its order: pair_first or block_first.", COMBO),
+    "ORDER_UNEXPECTED": ("An order is stated only for a combo (the pair and the action block).", COMBO),
+    "STASH_ENDS_TURN": ("A stash attempt ends the turn at once: nothing can follow it.", STASH),
+    "MUST_COUNTER": ("A stash attempt can only be answered by a counter.", COUNTER),
+    "NOT_A_COOPERATION_CARD": ("Card {card} has no cooperation icon: only the player due can play now.", COOPERATION),
+    "COOPERATION_NEEDS_BLOCK": ("Playing for a teammate, use the action block alone or the combo, never the pair alone.", COOPERATION),
+    "COIN_COUNT": ("The move carries {given} coin face(s) but {needed} coin flip(s) happen.", ICONS),
+    "COIN_MISMATCH": ("The coin shows {expected}, not {given}.", ICONS),
+    "POINTS_CARD_REQUIRED": ("At a table game, name the points card taken.", STASH),
+    "POINTS_CARD_NOT_IN_DECK": ("Points card {card} cannot be in the points deck.", STASH),
+    "POINTS_CARD_NOT_ON_TOP": ("Points card {card} is not the top card of the points deck.", STASH),
+    "POINTS_CARD_NOT_TAKEN": ("No points card is taken by this move.", STASH),
+    "DRAW_MISMATCH": ("The refill draws {expected}, not {given}.", REFILL),
+    "DRAW_SEPARATE": ("At a table game, each refill card is a draw move of its own.", REFILL),
+    "CARD_NOT_IN_DECK": ("Card {card} cannot be in the paw deck.", REFILL),
+}
+
+
+def _violation(code: str, **params: Any) -> Violation:
+    message, rule = MESSAGES[code]
+    return Violation(code, message, rule, params)
+
+
+def _illegal(code: str, **params: Any) -> Illegal:
+    return Illegal(_violation(code, **params))
+
+
+def _copy_state(state: State) -> State:
+    """A copy deep enough that applying a move never touches the caller's state."""
+    new = dict(state)
+    new["players"] = [{"clan": p["clan"], "hand": list(p["hand"])} for p in state["players"]]
+    new["ball"] = dict(state["ball"])
+    new["paw_deck"] = list(state["paw_deck"])
+    new["discard"] = list(state["discard"])
+    new["points_deck"] = list(state["points_deck"])
+    new["points"] = {"white": list(state["points"]["white"]), "black": list(state["points"]["black"])}
+    new["turn"] = dict(state["turn"])
+    if state["stash"] is not None:
+        stash = dict(state["stash"])
+        stash["answer"] = list(stash["answer"])
+        new["stash"] = stash
+    if state["marathon"] is not None:
+        new["marathon"] = {"game": state["marathon"]["game"], "completed": list(state["marathon"]["completed"])}
+    new["rng"] = dict(state["rng"])
+    return new
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
+    """Full options from what the caller gave; raises InvalidOptions with pointers."""
+    options = dict(options or {})
+    errors: list[tuple[str, str]] = []
+    if not _is_int(players) or players not in (2, 4, 6):
+        errors.append(("/players", "CATATAC is played by 2, 4 or 6 players (two clans, alternating)"))
+    chance = options.get("chance", "seeded")
+    if chance not in CHANCE_MODES:
+        errors.append(("/options/chance", "must be 'seeded' or 'table'"))
+    clan = options.get("seat0_clan", "white")
+    if clan not in C.CLANS:
+        errors.append(("/options/seat0_clan", "must be 'white' or 'black'"))
+    first = options.get("first_player", 0)
+    if not _is_int(first) or not (0 <= first < (players if _is_int(players) else 0)):
+        errors.append(("/options/first_player", "must be a seat of the table (the youngest kitten plays first)"))
+    flags = {}
+    for name in ("deck_hockey", "kittens", "marathon"):
+        flags[name] = options.get(name, False)
+        if not isinstance(flags[name], bool):
+            errors.append((f"/options/{name}", "must be true or false"))
+    unknown = set(options) - set(OPTION_NAMES) - {"deal"}
+    errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
+    if errors:
+        raise InvalidOptions(errors)
+    return {"chance": chance, "seat0_clan": clan, "first_player": first, **flags}
+
+
+def _clan_of(seat: int, seat0_clan: str) -> str:
+    return seat0_clan if seat % 2 == 0 else C.ENEMY[seat0_clan]
+
+
+def _pairs(kind: C.Kind, top: C.Kind) -> bool:
+    """Rulebook, Making a Pair and Icons (Joker): same number; a Joker copies the top card's
+    number; only a Joker pairs a Joker."""
+    if top.joker:
+        return kind.joker
+    return kind.joker or kind.number == top.number
+
+
+def _adjacent_alley(hideout: int) -> int:
+    return 1 if hideout == 0 else 3
+
+
+def _stash_start(clan: str, distance: int) -> int:
+    """The spot a stash attempt 'from distance' starts on (1: the clan's own alley)."""
+    return C.HIDEOUT[clan] + distance if clan == "black" else C.HIDEOUT[clan] - distance
+
+
+def _effect_name(effect: C.Effect) -> str:
+    return effect[0] if len(effect) == 1 else f"{effect[0]} {effect[1]}"
+
+
+# -- the judge of one play: plan (choices against the card) then run (against the ball) -----
+
+def _plan(kind: C.Kind, card: str, top_card: str, pair: Any, block: Any, order: Any,
+          deck_hockey: bool, cooperation: bool):
+    """Check the stated choices against the card; return (violation, steps, flips)."""
+    steps: list[tuple] = []
+    pair_step = block_step = None
+    if pair is not None:
+        if not _pairs(kind, C.KINDS[top_card]):
+            return _violation("NO_PAIR", card=card, top=top_card), None, 0
+        action, direction = pair.get("action"), pair.get("direction")
+        if action not in PAIR_ACTIONS:
+            return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None, 0
+        if action == "counter" and not deck_hockey:
+            return _violation("COUNTER_NEEDS_DECK_HOCKEY"), None, 0
+        needed = 1 if action == "movement" else 0
+        given = 0 if direction is None else 1
+        if needed != given or (direction is not None and direction not in C.DIRECTIONS):
+            return _violation("DIRECTIONS_MISMATCH", given=given, needed=needed), None, 0
+        pair_step = ("pair", action, direction)
+    flips = 0
+    if block is not None:
+        if not kind.rows:
+            return _violation("NO_ACTION_BLOCK", card=card), None, 0
+        bars, directions = block.get("bars"), block.get("directions")
+        if bars is None:
+            return _violation("CHOICE_MISSING", field="block.bars"), None, 0
+        if directions is None:
+            return _violation("CHOICE_MISSING", field="block.directions"), None, 0
+        bar_rows = kind.bars
+        if len(bars) != len(bar_rows):
+            return _violation("BAR_CHOICES", card=card, needed=len(bar_rows), given=len(bars)), None, 0
+        chosen = []
+        b = 0
+        for r in kind.rows:
+            if len(r) > 1:
+                side = bars[b]
+                if not _is_int(side) or not 0 <= side < len(r):
+                    return _violation("BAR_SIDE", card=card, bar=b, side=side), None, 0
+                chosen.append(r[side])
+                b += 1
+            else:
+                chosen.append(r[0])
+        moves = sum(1 for opt in chosen for e in opt.effects if e[0] == "movement")
+        if len(directions) != moves or any(d not in C.DIRECTIONS for d in directions):
+            return _violation("DIRECTIONS_MISMATCH", given=len(directions), needed=moves), None, 0
+        flips = sum(1 for opt in chosen for e in opt.effects if e[0] == "coin_flip")
+        block_step = ("block", tuple(chosen), tuple(directions))
+    if pair_step and block_step:
+        if order not in ORDERS:
+            return _violation("ORDER_REQUIRED"), None, 0
+        steps = [pair_step, block_step] if order == "pair_first" else [block_step, pair_step]
+    else:
+        if order is not None:
+            return _violation("ORDER_UNEXPECTED"), None, 0
+        steps = [s for s in (pair_step, block_step) if s]
+    if cooperation and block_step is None:
+        return _violation("COOPERATION_NEEDS_BLOCK"), None, 0
+    return None, steps, flips
+
+
+def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coins, answering: bool):
+    """Play the steps on the ball; return (violation, (spot, colour, stashed, events))."""
+    events: list[dict] = []
+    stashed = countered = False
+    coin_index = 0
+    enemy_hideout = C.HIDEOUT[C.ENEMY[clan]]
+    for step in steps:
+        if stashed:
+            return _violation("STASH_ENDS_TURN"), None
+        if step[0] == "pair":
+            action, direction = step[1], step[2]
+            if action == "steal":
+                if spot not in C.ALLEYS or colour == clan:
+                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
+                colour = clan
+                events.append({"type": "ball_stolen", "by": "pair", "clan": clan, "spot": C.SPOTS[spot]})
+            elif action == "movement":
+                if spot not in C.ALLEYS or colour != clan:
+                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
+                target = spot + C.DIRECTIONS[direction]
+                if target not in C.ALLEYS:
+                    return _violation("MOVE_OFF_ALLEYS", distance=1, direction=direction, spot=C.SPOTS[spot]), None
+                events.append({"type": "ball_moved", "by": "pair", "from": C.SPOTS[spot], "to": C.SPOTS[target]})
+                spot = target
+            elif action == "stash":
+                if colour != clan or spot != _stash_start(clan, 1):
+                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
+                spot = C.HIDEOUT[clan]
+                stashed = True
+                events.append({"type": "stash_attempt", "by": "pair", "clan": clan})
+            else:  # counter (Deck Hockey)
+                if spot != enemy_hideout:
+                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
+                spot = _adjacent_alley(spot)
+                countered = True
+                events.append({"type": "countered", "by": "pair", "clan": clan, "to": C.SPOTS[spot]})
+            continue
+        chosen, directions = step[1], step[2]
+        for condition in kind.conditions + tuple(c for opt in chosen for c in opt.conditions):
+            holds = (colour == clan) if condition == C.POSSESSION else (colour != clan)
+            if not holds:
+                return _violation("CONDITION_NOT_MET", condition=condition, card=card), None
+        d = 0
+        for opt in chosen:
+            for effect in opt.effects:
+                if stashed:
+                    return _violation("STASH_ENDS_TURN"), None
+                name = effect[0]
+                if name == "movement":
+                    direction = directions[d]
+                    d += 1
+                    if spot not in C.ALLEYS:
+                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                    target = spot + effect[1] * C.DIRECTIONS[direction]
+                    if target not in C.ALLEYS:
+                        return _violation("MOVE_OFF_ALLEYS", distance=effect[1], direction=direction,
+                                          spot=C.SPOTS[spot]), None
+                    events.append({"type": "ball_moved", "by": "block", "from": C.SPOTS[spot], "to": C.SPOTS[target]})
+                    spot = target
+                elif name == "stash":
+                    if spot != _stash_start(clan, effect[1]):
+                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                    spot = C.HIDEOUT[clan]
+                    stashed = True
+                    events.append({"type": "stash_attempt", "by": "block", "clan": clan})
+                elif name == "steal":
+                    if spot not in C.ALLEYS or colour == clan:
+                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                    colour = clan
+                    events.append({"type": "ball_stolen", "by": "block", "clan": clan, "spot": C.SPOTS[spot]})
+                elif name == "counter":
+                    if spot != enemy_hideout:
+                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                    spot = _adjacent_alley(spot)
+                    countered = True
+                    events.append({"type": "countered", "by": "block", "clan": clan, "to": C.SPOTS[spot]})
+                elif name == "coin_flip":
+                    if spot not in C.ALLEYS:
+                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                    colour = coins[coin_index]
+                    coin_index += 1
+                    events.append({"type": "coin_flipped", "colour": colour, "spot": C.SPOTS[spot]})
+                else:  # an effect this engine does not know (a booster icon)
+                    return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+    if answering and not countered:
+        return _violation("MUST_COUNTER"), None
+    return None, (spot, colour, stashed, events)
+
+
+def _pair_options(pairs: bool, deck_hockey: bool) -> list:
+    if not pairs:
+        return [None]
+    options = [None, ("steal", None), ("movement", "black"), ("movement", "white"), ("stash", None)]
+    if deck_hockey:
+        options.append(("counter", None))
+    return options
+
+
+def _block_options(kind: C.Kind) -> list:
+    """Every (bars, directions) a block can be stated with."""
+    if not kind.rows:
+        return [None]
+    options: list = [None]
+    bar_rows = [r for r in kind.rows if len(r) > 1]
+    for sides in product(*(range(len(r)) for r in bar_rows)):
+        it = iter(sides)
+        chosen = [r[next(it)] if len(r) > 1 else r[0] for r in kind.rows]
+        moves = sum(1 for opt in chosen for e in opt.effects if e[0] == "movement")
+        for directions in product(("black", "white"), repeat=moves):
+            options.append((tuple(sides), tuple(directions)))
+    return options
+
+
+@lru_cache(maxsize=1 << 16)
+def _choices(card: str, top_card: str, spot: int, colour: str, clan: str, deck_hockey: bool,
+             answering: bool, cooperation: bool, coins: tuple | None) -> tuple:
+    """Every legal (pair, block, order, coins) of playing ``card`` in this position.
+    ``coins``: the generator's next faces (seeded), or None to enumerate faces (table)."""
+    kind = C.KINDS[card]
+    found = []
+    for pair in _pair_options(_pairs(kind, C.KINDS[top_card]), deck_hockey):
+        pair_json = None if pair is None else {"action": pair[0], "direction": pair[1]}
+        for block in _block_options(kind):
+            block_json = None if block is None else {"bars": list(block[0]), "directions": list(block[1])}
+            for order in ((None,) if pair is None or block is None else ORDERS):
+                bad, steps, flips = _plan(kind, card, top_card, pair_json, block_json, order, deck_hockey, cooperation)
+                if bad:
+                    continue
+                faces_list = [coins[:flips]] if coins is not None else list(product(C.COIN_FACES, repeat=flips))
+                for faces in faces_list:
+                    bad, _ = _run(kind, card, steps, spot, colour, clan, faces, answering)
+                    if not bad:
+                        found.append((pair, block, order, faces if coins is None and flips else None))
+    return tuple(found)
+
+
+def _clan_totals(points: Mapping[str, list]) -> dict:
+    """Rulebook, Crowning the Winning Clan: each clan's points and sardines."""
+    return {clan: {"points": sum(C.points_value(card, clan) for card in points[clan]),
+                   "sardines": sum(C.sardines(card) for card in points[clan])}
+            for clan in C.CLANS}
+
+
+class Catatac(Game):
+    """CATATAC, 2, 4 or 6 players in two alternating clans, with the Deck Hockey, Kittens and
+    Marathon variants. See the module docstring for the state and move shapes."""
+
+    id = GAME_ID
+    title = "CATATAC"
+    player_counts = (2, 4, 6)
+    rules_version = "catatac/en-1"
+
+    # -- description ---------------------------------------------------------------------
+
+    def options_info(self) -> dict:
+        return {
+            "chance": {"default": "seeded", "enum": list(CHANCE_MODES),
+                       "description": "seeded: the generator shuffles, deals and flips the coin; table: moves carry "
+                                      "the coin faces, refill cards and points cards seen at a physical table"},
+            "seat0_clan": {"default": "white", "enum": list(C.CLANS),
+                           "description": "clan of seat 0; the clans alternate around the table"},
+            "first_player": {"default": 0, "description": "seat that plays first (the rulebook's youngest kitten)"},
+            "deck_hockey": {"default": False, "description": "Deck Hockey variant: a pair can also counter a stash attempt"},
+            "kittens": {"default": False,
+                        "description": "Kittens variant: only paw cards numbered 1 to 5 (named ones included), plus the 2 Jokers"},
+            "marathon": {"default": False,
+                         "description": "Marathon variant: 3 complete games in a row, points added; the referee deals each next game"},
+            "deal": {"default": None,
+                     "description": "setup with table chance only: {hands: [[6 ids] per seat], discard: id, coin: white|black}"},
+        }
+
+    def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
+        """The cards in use: ``{"spots", "paw_cards": [...], "points_cards": [...]}``."""
+        full = _normalise_options(2, {k: v for k, v in (options or {}).items() if k != "first_player"})
+        return {
+            "spots": list(C.SPOTS),
+            "hand_size": C.HAND_SIZE,
+            "paw_cards": [C.kind_json(card) for card in C.paw_cards(full["kittens"])],
+            "points_cards": [{"id": card, "points": {"white": w, "black": b}, "sardines": s}
+                             for card, (w, b, s) in C.POINTS_CARDS.items()],
+            "coin": {"0": C.COIN_FACES[0], "1": C.COIN_FACES[1]},
+        }
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
+        """Rulebook, Setup: clans alternate (seat 0's clan is ``seat0_clan``); the paw deck is
+        shuffled, 6 cards dealt to each seat (round robin from seat 0), the next card turned to
+        start the discard pile; the 8 points cards are shuffled; a coin flip gives possession;
+        the ball goes on the neutral alley; ``first_player`` plays first. The generator is used
+        in that order: paw shuffle, points shuffle, coin. With ``chance: table`` and
+        ``options.deal``, the hands, the turned card and the coin come from the table.
+        Raises InvalidOptions."""
+        full = _normalise_options(players, options)
+        rng = Rng(seed)
+        deal = (options or {}).get("deal")
+        state: State = {
+            "game": GAME_ID,
+            "schema_version": self.schema_version,
+            "options": full,
+            "players": [{"clan": _clan_of(s, full["seat0_clan"]), "hand": []} for s in range(players)],
+            "points": {"white": [], "black": []},
+            "stash": None,
+            "marathon": {"game": 1, "completed": []} if full["marathon"] else None,
+            "finished": False,
+        }
+        if deal is not None:
+            self._table_deal(state, full, deal)
+        else:
+            self._deal(state, rng)
+        state["rng"] = rng.to_state()
+        return state
+
+    @staticmethod
+    def _deal(state: State, rng: Rng) -> None:
+        """Shuffle and deal a game into ``state`` (setup, and each Marathon game)."""
+        options = state["options"]
+        n = len(state["players"])
+        ids = rng.shuffle(list(C.paw_cards(options["kittens"])))
+        dealt = C.HAND_SIZE * n
+        for seat, player in enumerate(state["players"]):
+            player["hand"] = ids[seat:dealt:n]
+        state["discard"] = [ids[dealt]]
+        deck = ids[dealt + 1:]
+        points = rng.shuffle(list(C.POINTS_IDS))
+        colour = C.COIN_FACES[rng.coin()]
+        if options["chance"] == "table":
+            deck.sort()
+            points.sort()
+        state["paw_deck"] = deck
+        state["points_deck"] = points
+        state["points"] = {"white": [], "black": []}
+        state["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": colour}
+        state["turn"] = {"player": options["first_player"], "phase": "play"}
+        state["stash"] = None
+
+    @staticmethod
+    def _table_deal(state: State, full: dict, deal: Any) -> None:
+        if full["chance"] != "table":
+            raise InvalidOptions([("/options/deal", "a dealt table is only accepted with chance 'table'")])
+        n = len(state["players"])
+        if (not isinstance(deal, dict) or not isinstance(deal.get("hands"), list)
+                or not isinstance(deal.get("discard"), str) or deal.get("coin") not in C.COIN_FACES):
+            raise InvalidOptions([("/options/deal", "must be {hands: [[6 card ids] per seat], discard: id, coin: white|black}")])
+        errors: list[tuple[str, str]] = []
+        hands = deal["hands"]
+        if len(hands) != n:
+            errors.append(("/options/deal/hands", f"needs one hand per player ({n})"))
+        known = C.paw_set(full["kittens"])
+        seen: set[str] = set()
+        entries = [(f"/options/deal/hands/{i}/{j}", c) for i, h in enumerate(hands)
+                   for j, c in enumerate(h if isinstance(h, list) else [])]
+        entries.append(("/options/deal/discard", deal["discard"]))
+        for i, h in enumerate(hands):
+            if not isinstance(h, list) or len(h) != C.HAND_SIZE:
+                errors.append((f"/options/deal/hands/{i}", f"must hold {C.HAND_SIZE} card ids"))
+        for pointer, card in entries:
+            if card not in known:
+                errors.append((pointer, f"unknown card id {card!r}"))
+            elif card in seen:
+                errors.append((pointer, f"card {card} is dealt twice"))
+            seen.add(card)
+        if errors:
+            raise InvalidOptions(errors)
+        for seat, player in enumerate(state["players"]):
+            player["hand"] = list(hands[seat])
+        state["discard"] = [deal["discard"]]
+        state["paw_deck"] = sorted(known - seen)
+        state["points_deck"] = sorted(C.POINTS_IDS)
+        state["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": deal["coin"]}
+        state["turn"] = {"player": full["first_player"], "phase": "play"}
+
+    # -- consistency ---------------------------------------------------------------------
+
+    def check_state(self, state: State) -> None:
+        """Raise InvalidState unless every paw card and points card is in exactly one place,
+        clans alternate, hands hold at most 6 cards, the ball is in a hideout exactly while a
+        stash attempt is pending, and the turn, stash and marathon fields agree."""
+        if state.get("game") != GAME_ID:
+            raise InvalidState([("/game", f"this endpoint judges {GAME_ID} states")])
+        if state.get("schema_version") != self.schema_version:
+            raise InvalidState([("/schema_version", f"supported schema version is {self.schema_version}")])
+        players = state["players"]
+        n = len(players)
+        try:
+            full = _normalise_options(n, state["options"])
+        except InvalidOptions as bad:
+            raise InvalidState([(p.replace("/players", "/players"), d) for p, d in bad.errors]) from None
+        errors: list[tuple[str, str]] = []
+        if set(state["options"]) != set(OPTION_NAMES):
+            errors.append(("/options", "a state carries every option explicitly (and no deal)"))
+        known = C.paw_set(full["kittens"])
+        where: dict[str, str] = {}
+
+        def claim(card: str, pointer: str, universe: frozenset, places: dict) -> None:
+            if card not in universe:
+                errors.append((pointer, f"unknown card id {card!r}"))
+            elif card in places:
+                errors.append((pointer, f"card {card} is also at {places[card]}"))
+            else:
+                places[card] = pointer
+
+        for seat, player in enumerate(players):
+            if player["clan"] != _clan_of(seat, full["seat0_clan"]):
+                errors.append((f"/players/{seat}/clan", "clans alternate around the table from options.seat0_clan"))
+            if len(player["hand"]) > C.HAND_SIZE:
+                errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
+            for i, card in enumerate(player["hand"]):
+                claim(card, f"/players/{seat}/hand/{i}", known, where)
+        for i, card in enumerate(state["paw_deck"]):
+            claim(card, f"/paw_deck/{i}", known, where)
+        if not state["discard"]:
+            errors.append(("/discard", "the discard pile holds at least the card turned at setup"))
+        for i, card in enumerate(state["discard"]):
+            claim(card, f"/discard/{i}", known, where)
+        missing = known - where.keys()
+        if missing:
+            errors.append(("", f"paw cards missing from every place: {', '.join(sorted(missing))}"))
+        pwhere: dict[str, str] = {}
+        for i, card in enumerate(state["points_deck"]):
+            claim(card, f"/points_deck/{i}", C.POINTS_SET, pwhere)
+        for clan in C.CLANS:
+            for i, card in enumerate(state["points"][clan]):
+                claim(card, f"/points/{clan}/{i}", C.POINTS_SET, pwhere)
+        pmissing = C.POINTS_SET - pwhere.keys()
+        if pmissing:
+            errors.append(("", f"points cards missing from every place: {', '.join(sorted(pmissing))}"))
+
+        turn, stash, finished = state["turn"], state["stash"], state["finished"]
+        spot = C.SPOT_INDEX.get(state["ball"]["spot"])
+        if spot is None:
+            errors.append(("/ball/spot", f"must be one of {', '.join(C.SPOTS)}"))
+        if state["ball"]["colour"] not in C.CLANS:
+            errors.append(("/ball/colour", "must be white or black"))
+        if not 0 <= turn["player"] < n:
+            errors.append(("/turn/player", f"must be a seat from 0 to {n - 1}"))
+        phase = turn["phase"]
+        if phase not in PHASES:
+            errors.append(("/turn/phase", f"must be one of {', '.join(PHASES)}"))
+        if (phase == "over") != bool(finished):
+            errors.append(("/turn/phase", "the phase is 'over' exactly when the game is finished"))
+        if phase == "refill" and full["chance"] != "table":
+            errors.append(("/turn/phase", "a refill phase exists only with chance 'table'"))
+        if phase == "answer" and stash is None:
+            errors.append(("/stash", "an answer phase needs a pending stash attempt"))
+        if stash is not None:
+            if phase not in ("answer", "refill"):
+                errors.append(("/turn/phase", "a pending stash attempt is answered (or the stasher refills first)"))
+            if stash["clan"] not in C.CLANS:
+                errors.append(("/stash/clan", "must be white or black"))
+            else:
+                if spot != C.HIDEOUT[stash["clan"]]:
+                    errors.append(("/ball/spot", "during a stash attempt the ball is in the stashing clan's hideout"))
+                for key in ("by", "next"):
+                    if not 0 <= stash[key] < n:
+                        errors.append((f"/stash/{key}", f"must be a seat from 0 to {n - 1}"))
+                if 0 <= stash["by"] < n and players[stash["by"]]["clan"] != stash["clan"]:
+                    errors.append(("/stash/by", "the stasher belongs to the stashing clan"))
+                answer = stash["answer"]
+                if (not answer or len(set(answer)) != len(answer)
+                        or any(not 0 <= s < n or players[s]["clan"] == stash["clan"] for s in answer)):
+                    errors.append(("/stash/answer", "distinct seats of the other clan, at least one"))
+                if phase == "answer" and answer and answer[0] != turn["player"]:
+                    errors.append(("/turn/player", "the first seat of stash.answer acts"))
+        elif spot is not None and spot not in C.ALLEYS:
+            errors.append(("/ball/spot", "the ball is in a hideout only while a stash attempt is pending"))
+        if phase == "play" and 0 <= turn["player"] < n and not players[turn["player"]]["hand"]:
+            errors.append(("/turn/player", "a player with no cards left is passed over"))
+        marathon = state["marathon"]
+        if (marathon is not None) != full["marathon"]:
+            errors.append(("/marathon", "present exactly with the marathon option"))
+        elif marathon is not None:
+            done = len(marathon["completed"])
+            if not 1 <= marathon["game"] <= MARATHON_GAMES or done != marathon["game"] - (0 if finished else 1):
+                errors.append(("/marathon", "game 1 to 3, with every earlier game completed"))
+        if errors:
+            raise InvalidState(errors)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def legal_moves(self, state: State) -> list[dict]:
+        """Every move the acting player(s) may make now. A play is listed once per card and
+        choice (pair action and direction, block sides and directions, order). With seeded
+        chance, coin faces and refill cards are left out (the generator decides); with table
+        chance, moves list every possible coin face, points card and refill card."""
+        if state["finished"]:
+            return []
+        turn = state["turn"]
+        seat, phase = turn["player"], turn["phase"]
+        table = state["options"]["chance"] == "table"
+        if phase == "refill":
+            return [{"type": "draw", "player": seat, "card": card} for card in sorted(set(state["paw_deck"]))]
+        moves: list[dict] = []
+        if phase == "answer":
+            stash = state["stash"]
+            if len(stash["answer"]) > 1 or not table:
+                moves.append({"type": "decline", "player": seat})
+            else:
+                for card in sorted(set(state["points_deck"])):
+                    for face in C.COIN_FACES:
+                        moves.append({"type": "decline", "player": seat, "points_card": card, "coins": [face]})
+            moves.extend(self._plays(state, seat, True, seat != stash["next"]))
+            return moves
+        moves.extend(self._plays(state, seat, False, False))
+        clan = state["players"][seat]["clan"]
+        for mate, player in enumerate(state["players"]):
+            if mate != seat and player["clan"] == clan:
+                moves.extend(self._plays(state, mate, False, True))
+        return moves
+
+    @staticmethod
+    def _coins_preview(state: State, count: int) -> tuple:
+        rng = Rng.from_state(state["rng"])
+        return tuple(C.COIN_FACES[rng.coin()] for _ in range(count))
+
+    def _plays(self, state: State, seat: int, answering: bool, cooperation: bool) -> list[dict]:
+        hand = state["players"][seat]["hand"]
+        table = state["options"]["chance"] == "table"
+        top = state["discard"][-1]
+        ball = state["ball"]
+        spot, colour = C.SPOT_INDEX[ball["spot"]], ball["colour"]
+        clan = state["players"][seat]["clan"]
+        hockey = state["options"]["deck_hockey"]
+        preview = None
+        out: list[dict] = []
+        for card in hand:
+            kind = C.KINDS[card]
+            if cooperation and not kind.cooperation:
+                continue
+            if answering and not (kind.counter_icon or hockey):
+                continue
+            coins = None
+            if not table:
+                if any(e[0] == "coin_flip" for r in kind.rows for o in r for e in o.effects):
+                    if preview is None:
+                        preview = self._coins_preview(state, 2)
+                    coins = preview
+                else:
+                    coins = ()
+            for pair, block, order, faces in _choices(card, top, spot, colour, clan, hockey,
+                                                      answering, cooperation, coins):
+                move = {"type": "play", "player": seat, "card": card,
+                        "pair": None if pair is None else {"action": pair[0], "direction": pair[1]},
+                        "block": None if block is None else {"bars": list(block[0]), "directions": list(block[1])},
+                        "order": order}
+                if faces:
+                    move["coins"] = list(faces)
+                out.append(move)
+        return out
+
+    def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:
+        """Judge and apply one move. Raises Illegal (see MESSAGES for the codes and sections)."""
+        if state["finished"]:
+            raise _illegal("GAME_OVER")
+        turn = state["turn"]
+        seat, kind = move["player"], move["type"]
+        phase = turn["phase"]
+        if phase == "refill":
+            if seat != turn["player"]:
+                raise _illegal("NOT_YOUR_TURN", turn=turn["player"], player=seat)
+            if kind != "draw":
+                raise _illegal("REFILL_PENDING", turn=turn["player"])
+            return self._draw(state, move)
+        if kind == "draw":
+            raise _illegal("NO_REFILL_PENDING")
+        if phase == "answer":
+            if seat != turn["player"]:
+                raise _illegal("STASH_PENDING", turn=turn["player"])
+            if kind == "decline":
+                return self._decline(state, move)
+            return self._play(state, move, answering=True, cooperation=seat != state["stash"]["next"])
+        if kind == "decline":
+            raise _illegal("NO_STASH_TO_ANSWER")
+        players = state["players"]
+        if seat != turn["player"]:
+            if not (0 <= seat < len(players)) or players[seat]["clan"] != players[turn["player"]]["clan"]:
+                raise _illegal("NOT_YOUR_TURN", turn=turn["player"], player=seat)
+            return self._play(state, move, answering=False, cooperation=True)
+        return self._play(state, move, answering=False, cooperation=False)
+
+    def _play(self, state: State, move: dict, answering: bool, cooperation: bool) -> tuple[State, list[dict]]:
+        """Rulebook, 1. Play a Paw Card / Making a Pair / Activating the Action Block / The
+        "Combo" / Cooperation / 2. Influencing the Yarn Ball / Countering a Stash."""
+        seat = move["player"]
+        card = move.get("card")
+        hand = state["players"][seat]["hand"]
+        if card not in hand:
+            raise _illegal("CARD_NOT_IN_HAND", card=card)
+        for field in ("pair", "block", "order"):
+            if field not in move:
+                raise _illegal("CHOICE_MISSING", field=field)
+        kind = C.KINDS[card]
+        if cooperation and not kind.cooperation:
+            raise _illegal("NOT_A_COOPERATION_CARD", card=card)
+        options = state["options"]
+        table = options["chance"] == "table"
+        top = state["discard"][-1]
+        bad, steps, flips = _plan(kind, card, top, move["pair"], move["block"], move["order"],
+                                  options["deck_hockey"], cooperation)
+        if bad:
+            raise Illegal(bad)
+        rng = Rng.from_state(state["rng"])
+        given = move.get("coins")
+        if table:
+            faces = tuple(given or ())
+            if len(faces) != flips:
+                raise _illegal("COIN_COUNT", given=len(faces), needed=flips)
+            if "draw" in move and move["draw"] is not None:
+                raise _illegal("DRAW_SEPARATE")
+        else:
+            faces = tuple(C.COIN_FACES[rng.coin()] for _ in range(flips))
+            if given is not None:
+                if len(given) != flips:
+                    raise _illegal("COIN_COUNT", given=len(given), needed=flips)
+                for expected, face in zip(faces, given):
+                    if face != expected:
+                        raise _illegal("COIN_MISMATCH", expected=expected, given=face)
+        ball = state["ball"]
+        clan = state["players"][seat]["clan"]
+        bad, result = _run(kind, card, steps, C.SPOT_INDEX[ball["spot"]], ball["colour"], clan, faces, answering)
+        if bad:
+            raise Illegal(bad)
+        spot, colour, stashed, effect_events = result
+        turn = state["turn"]
+        if answering:
+            owner = state["stash"]["next"]
+        else:
+            owner = turn["player"]
+        own_turn = not cooperation
+        refill_count = min(C.HAND_SIZE - (len(hand) - 1), len(state["paw_deck"])) if own_turn and not table else 0
+        draw = move.get("draw")
+        if draw is not None and not table:
+            expected = state["paw_deck"][:refill_count]
+            if list(draw) != expected:
+                raise _illegal("DRAW_MISMATCH", expected=", ".join(expected) or "nothing", given=", ".join(draw) or "nothing")
+
+        new = _copy_state(state)
+        new["rng"] = rng.to_state()
+        new["players"][seat]["hand"].remove(card)
+        new["discard"].append(card)
+        new["ball"] = {"spot": C.SPOTS[spot], "colour": colour}
+        events: list[dict] = [{"type": "card_played", "player": seat, "card": card,
+                               "pair": move["pair"] is not None, "block": move["block"] is not None}]
+        if cooperation:
+            events.append({"type": "cooperation", "player": seat, "skipped": owner})
+        for event in effect_events:
+            event["player"] = seat
+        events.extend(effect_events)
+        if answering:
+            new["stash"] = None
+        if stashed:
+            n = len(new["players"])
+            nxt = (owner + 1) % n
+            answer = [s for s in ((nxt + k) % n for k in range(n)) if new["players"][s]["clan"] != clan]
+            new["stash"] = {"clan": clan, "by": seat, "next": nxt, "answer": answer}
+        if own_turn:
+            if table:
+                if len(new["players"][seat]["hand"]) < C.HAND_SIZE and new["paw_deck"]:
+                    new["turn"] = {"player": seat, "phase": "refill"}
+                    return new, events
+            else:
+                self._refill(new, seat, events)
+        self._after_turn(new, events, owner)
+        return new, events
+
+    @staticmethod
+    def _refill(state: State, seat: int, events: list[dict]) -> None:
+        """Rulebook, 3. Refilling Your Hand: draw up to 6 cards (seeded chance: the top cards)."""
+        hand = state["players"][seat]["hand"]
+        deck = state["paw_deck"]
+        count = min(C.HAND_SIZE - len(hand), len(deck))
+        if count > 0:
+            hand.extend(deck[:count])
+            del deck[:count]
+            events.append({"type": "cards_drawn", "player": seat, "count": count})
+
+    def _after_turn(self, state: State, events: list[dict], owner: int) -> None:
+        """After a turn of ``owner`` (refill done): a pending stash is answered, else play goes on."""
+        stash = state["stash"]
+        if stash is not None:
+            state["turn"] = {"player": stash["answer"][0], "phase": "answer"}
+            return
+        self._advance(state, events, owner)
+
+    def _advance(self, state: State, events: list[dict], base: int) -> None:
+        """Give the turn to the first seat clockwise after ``base`` holding cards; a player with
+        no cards left is passed over. A seat with an empty hand while the paw deck still has
+        cards (a deferred refill) has a turn with nothing to play and refills (rules notes).
+        When the paw deck is empty and no hand holds a card, the game ends."""
+        players = state["players"]
+        n = len(players)
+        table = state["options"]["chance"] == "table"
+        if not state["paw_deck"] and not any(p["hand"] for p in players):
+            self._game_end(state, events)
+            return
+        seat = base
+        for _ in range(2 * n):
+            seat = (seat + 1) % n
+            if players[seat]["hand"]:
+                state["turn"] = {"player": seat, "phase": "play"}
+                return
+            events.append({"type": "turn_passed", "player": seat, "reason": "no_cards"})
+            if state["paw_deck"]:
+                if table:
+                    state["turn"] = {"player": seat, "phase": "refill"}
+                    return
+                self._refill(state, seat, events)
+        raise AssertionError("no seat can play")  # pragma: no cover - excluded by the check above
+
+    def _draw(self, state: State, move: dict) -> tuple[State, list[dict]]:
+        """Table chance, 3. Refilling Your Hand: one card drawn, as seen at the table."""
+        card = move.get("card")
+        if card not in state["paw_deck"]:
+            raise _illegal("CARD_NOT_IN_DECK", card=card)
+        new = _copy_state(state)
+        seat = move["player"]
+        new["paw_deck"].remove(card)
+        new["players"][seat]["hand"].append(card)
+        events = [{"type": "cards_drawn", "player": seat, "count": 1}]
+        if len(new["players"][seat]["hand"]) < C.HAND_SIZE and new["paw_deck"]:
+            return new, events
+        self._after_turn(new, events, seat)
+        return new, events
+
+    def _decline(self, state: State, move: dict) -> tuple[State, list[dict]]:
+        """Rulebook, Stash Attempt and Countering a Stash: a seat declines to counter; when no
+        one is left to answer, the stash succeeds: the stashing clan takes the top points card
+        unseen, the ball is flipped and put on the neutral alley, and the player who could not
+        counter plays a normal turn."""
+        seat = move["player"]
+        stash = state["stash"]
+        table = state["options"]["chance"] == "table"
+        given_card = move.get("points_card")
+        given_coins = move.get("coins")
+        if len(stash["answer"]) > 1:
+            if given_card is not None:
+                raise _illegal("POINTS_CARD_NOT_TAKEN")
+            if given_coins:
+                raise _illegal("COIN_COUNT", given=len(given_coins), needed=0)
+            new = _copy_state(state)
+            new["stash"]["answer"].pop(0)
+            new["turn"] = {"player": new["stash"]["answer"][0], "phase": "answer"}
+            return new, [{"type": "declined", "player": seat}]
+        deck = state["points_deck"]
+        rng = Rng.from_state(state["rng"])
+        if table:
+            if given_card is None:
+                raise _illegal("POINTS_CARD_REQUIRED")
+            if given_card not in deck:
+                raise _illegal("POINTS_CARD_NOT_IN_DECK", card=given_card)
+            if given_coins is None or len(given_coins) != 1:
+                raise _illegal("COIN_COUNT", given=len(given_coins or ()), needed=1)
+            taken, face = given_card, given_coins[0]
+        else:
+            taken = deck[0]
+            if given_card is not None and given_card != taken:
+                raise _illegal("POINTS_CARD_NOT_ON_TOP", card=given_card)
+            face = C.COIN_FACES[rng.coin()]
+            if given_coins is not None:
+                if len(given_coins) != 1:
+                    raise _illegal("COIN_COUNT", given=len(given_coins), needed=1)
+                if given_coins[0] != face:
+                    raise _illegal("COIN_MISMATCH", expected=face, given=given_coins[0])
+        new = _copy_state(state)
+        new["rng"] = rng.to_state()
+        new["points_deck"].remove(taken)
+        new["points"][stash["clan"]].append(taken)
+        new["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": face}
+        new["stash"] = None
+        events = [{"type": "declined", "player": seat},
+                  {"type": "stash_succeeded", "clan": stash["clan"], "by": stash["by"]},
+                  {"type": "coin_flipped", "colour": face, "spot": C.SPOTS[C.NEUTRAL]}]
+        if not new["points_deck"]:
+            self._game_end(new, events)
+            return new, events
+        n = len(new["players"])
+        self._advance(new, events, (stash["next"] - 1) % n)
+        return new, events
+
+    def _game_end(self, state: State, events: list[dict]) -> None:
+        """Rulebook, End of the Game (and the Marathon variant: the referee deals the next game)."""
+        totals = _clan_totals(state["points"])
+        marathon = state["marathon"]
+        number = marathon["game"] if marathon else 1
+        events.append({"type": "game_over", "game": number, "points": totals})
+        if marathon is not None:
+            marathon["completed"].append(totals)
+            if marathon["game"] < MARATHON_GAMES:
+                marathon["game"] += 1
+                rng = Rng.from_state(state["rng"])
+                self._deal(state, rng)
+                state["rng"] = rng.to_state()
+                events.append({"type": "new_game", "game": marathon["game"]})
+                return
+        state["finished"] = True
+        state["stash"] = None
+        state["turn"] = {"player": state["turn"]["player"], "phase": "over"}
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def score(self, state: State) -> tuple[dict, Outcome]:
+        """Rulebook, Crowning the Winning Clan: each clan adds its points cards (a two-valued
+        card gives the value of the clan's colour); the most points wins; a tie goes to the
+        clan with more sardines, then stays a tie (no winners). Points cards lie face down:
+        until the end only their number is shown. Marathon: points of the three games added
+        (sardines too, for the tiebreak); ``marathon.games`` gives each completed game."""
+        players = state["players"]
+        finished = state["finished"]
+        marathon = state["marathon"]
+        clans = {}
+        for clan in C.CLANS:
+            clans[clan] = {"seats": [s for s, p in enumerate(players) if p["clan"] == clan],
+                           "points_cards": len(state["points"][clan]), "points": None, "sardines": None}
+        scores: dict = {"clans": clans, "marathon": None}
+        if marathon is not None:
+            games = marathon["completed"]
+            totals = {clan: {"points": sum(g[clan]["points"] for g in games),
+                             "sardines": sum(g[clan]["sardines"] for g in games)} for clan in C.CLANS}
+            scores["marathon"] = {"game": marathon["game"], "games": games, "totals": totals}
+            final = totals
+        else:
+            final = _clan_totals(state["points"])
+        if not finished:
+            return scores, Outcome(False)
+        if marathon is None:
+            for clan in C.CLANS:
+                clans[clan].update(final[clan])
+        white, black = final["white"], final["black"]
+        if white["points"] != black["points"]:
+            winner, tiebreak = ("white" if white["points"] > black["points"] else "black"), None
+        elif white["sardines"] != black["sardines"]:
+            winner, tiebreak = ("white" if white["sardines"] > black["sardines"] else "black"), "sardines"
+        else:
+            return scores, Outcome(True, (), "tie")
+        return scores, Outcome(True, tuple(clans[winner]["seats"]), tiebreak)
+
+    # -- views ---------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> State:
+        """What seat ``seat`` sees (None: a spectator): other hands become counts, the decks
+        sizes, the clans' points cards counts until the game is over (they lie face down and
+        nobody looks at them); the generator is removed."""
+        seen = dict(state)
+        seen["players"] = [
+            {"clan": p["clan"], "hand": list(p["hand"])} if s == seat else {"clan": p["clan"], "hand_size": len(p["hand"])}
+            for s, p in enumerate(state["players"])
+        ]
+        seen["paw_deck"] = {"size": len(state["paw_deck"])}
+        seen["points_deck"] = {"size": len(state["points_deck"])}
+        if not state["finished"]:
+            seen["points"] = {clan: {"count": len(state["points"][clan])} for clan in C.CLANS}
+        seen.pop("rng", None)
+        return seen
