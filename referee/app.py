@@ -48,7 +48,9 @@ class RefereeApi(Api):
 
 
 def _needs_json_body() -> bool:
-    return request.method in ("POST", "PUT", "PATCH") and request.path.startswith("/v1/")
+    # Only for a route that exists and takes this method: others answer 404/405 first.
+    return (request.url_rule is not None and request.method in ("POST", "PUT", "PATCH")
+            and request.path.startswith("/v1/"))
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

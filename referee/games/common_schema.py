@@ -1,6 +1,15 @@
-"""Schemas shared by every game's state: the seeded generator's position."""
+"""Schema pieces shared by every game: strict JSON types and the generator's position."""
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean only: marshmallow's Boolean would also take 1, "yes" or "true"."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean (true or false).")
+        return value
 
 
 class RngState(Schema):

@@ -6,7 +6,7 @@ Consistency (every card in one place, ordered line, ...) is checked by the pure 
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import RngState
+from referee.games.common_schema import RngState, StrictBoolean
 
 from referee.games.scratch_and_catch.rules import CHANCE_MODES
 
@@ -40,7 +40,7 @@ class ScratchAndCatchOptions(Schema):
     chance = fields.String(validate=validate.OneOf(CHANCE_MODES),
                            metadata={"description": "seeded (default): the generator deals and draws; table: moves name the cards seen"})
     deck = fields.Nested(ScratchAndCatchDeck, metadata={"description": "deck composition (default: the provisional 64 Cat + 12 Scratch)"})
-    scratch_cards_score = fields.Boolean(metadata={"description": "collected Scratch cards score 1 point (default true)"})
+    scratch_cards_score = StrictBoolean(metadata={"description": "collected Scratch cards score 1 point (default true)"})
     deal = fields.Nested(ScratchAndCatchDeal, metadata={"description": "table chance only: the deal seen at the table"})
 
 
@@ -49,7 +49,7 @@ class ScratchAndCatchStateOptions(Schema):
 
     chance = fields.String(required=True, validate=validate.OneOf(CHANCE_MODES))
     deck = fields.Nested(ScratchAndCatchDeck, required=True)
-    scratch_cards_score = fields.Boolean(required=True)
+    scratch_cards_score = StrictBoolean(required=True)
 
 
 class ScratchAndCatchPlayer(Schema):
@@ -89,7 +89,7 @@ class ScratchAndCatchState(Schema):
     draw_pile = fields.List(_card(), required=True, validate=validate.Length(max=1000), metadata={"description": "top first"})
     turn = fields.Nested(ScratchAndCatchTurn, required=True)
     final_turns = fields.Nested(ScratchAndCatchFinalTurns, required=True, allow_none=True)
-    finished = fields.Boolean(required=True)
+    finished = StrictBoolean(required=True)
     rng = fields.Nested(RngState, required=True)
 
 
