@@ -105,6 +105,9 @@ class Game:
     player_counts: ClassVar[tuple[int, ...]]
     rules_version: ClassVar[str]
     schema_version: ClassVar[int] = 1
+    # Violation code -> (English message template, rulebook section): every text the game's
+    # verdicts can carry, so that the catalogs can be checked for a translation of each.
+    messages: ClassVar[Mapping[str, tuple[str, str]]] = {}
 
     # -- hooks ---------------------------------------------------------------------------
 

@@ -40,7 +40,22 @@ END = "End of the Game"
 CHANCE_MODES = ("seeded", "table")
 
 
-def _violation(code: str, message: str, rule: str, **params: Any) -> Violation:
+# Violation code -> (English message, rulebook section). Both are msgids of the Japanese catalog.
+MESSAGES = {
+    "GAME_OVER": ("The game is over.", END),
+    "NOT_YOUR_TURN": ("It is player {turn}'s turn, not player {player}'s.", PROGRESS),
+    "REFILL_PENDING": ("Draw cards until you have 4 cards in hand before the turn passes.", PROGRESS),
+    "NOT_REFILLING": ("Cards are drawn only at the end of your turn, after your 2 cards.", PROGRESS),
+    "DRAW_PILE_EMPTY": ("The draw pile is empty.", PROGRESS),
+    "CARD_REQUIRED": ("At a table game, name the card taken from the draw pile.", PROGRESS),
+    "CARD_NOT_IN_PILE": ("Card {card} cannot be in the draw pile.", PROGRESS),
+    "CARD_NOT_ON_TOP": ("Card {card} is not the top card of the draw pile.", PROGRESS),
+    "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PROGRESS),
+}
+
+
+def _violation(code: str, **params: Any) -> Violation:
+    message, rule = MESSAGES[code]
     return Violation(code, message, rule, params)
 
 
@@ -122,6 +137,7 @@ class ScratchAndCatch(Game):
     title = "Scratch & Catch"
     player_counts = (2, 3, 4, 5, 6)
     rules_version = "scratch-and-catch/en-1"
+    messages = MESSAGES
 
     # -- description ---------------------------------------------------------------------
 
@@ -318,35 +334,34 @@ class ScratchAndCatch(Game):
     def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:
         """Judge and apply one move (rulebook, Game Progress and Scratch Cards). Raises Illegal."""
         if state["finished"]:
-            raise Illegal(_violation("GAME_OVER", "The game is over.", END))
+            raise Illegal(_violation("GAME_OVER"))
         seat = move["player"]
         turn = state["turn"]
         if seat != turn["player"]:
-            raise Illegal(_violation("NOT_YOUR_TURN", "It is player {turn}'s turn, not player {player}'s.",
-                                     PROGRESS, turn=turn["player"], player=seat))
+            raise Illegal(_violation("NOT_YOUR_TURN", turn=turn["player"], player=seat))
         kind = move["type"]
         if turn["step"] == "refill":
             if kind != "draw":
-                raise Illegal(_violation("REFILL_PENDING", "Draw cards until you have 4 cards in hand before the turn passes.", PROGRESS))
+                raise Illegal(_violation("REFILL_PENDING"))
             return self._draw(state, move)
         if kind != "play":
-            raise Illegal(_violation("NOT_REFILLING", "Cards are drawn only at the end of your turn, after your 2 cards.", PROGRESS))
+            raise Illegal(_violation("NOT_REFILLING"))
         return self._play(state, move)
 
     def _take_from_pile(self, state: State, move: dict) -> str:
         pile = state["draw_pile"]
         if not pile:
-            raise Illegal(_violation("DRAW_PILE_EMPTY", "The draw pile is empty.", PROGRESS))
+            raise Illegal(_violation("DRAW_PILE_EMPTY"))
         seen = move.get("card")
         if state["options"]["chance"] == "table":
             if seen is None:
-                raise Illegal(_violation("CARD_REQUIRED", "At a table game, name the card taken from the draw pile.", PROGRESS))
+                raise Illegal(_violation("CARD_REQUIRED"))
             if seen not in pile:
-                raise Illegal(_violation("CARD_NOT_IN_PILE", "Card {card} cannot be in the draw pile.", PROGRESS, card=seen))
+                raise Illegal(_violation("CARD_NOT_IN_PILE", card=seen))
             pile.remove(seen)
             return seen
         if seen is not None and seen != pile[0]:
-            raise Illegal(_violation("CARD_NOT_ON_TOP", "Card {card} is not the top card of the draw pile.", PROGRESS, card=seen))
+            raise Illegal(_violation("CARD_NOT_ON_TOP", card=seen))
         return pile.pop(0)
 
     def _play(self, state: State, move: dict) -> tuple[State, list[dict]]:
@@ -356,7 +371,7 @@ class ScratchAndCatch(Game):
         if source == "hand":
             card = move.get("card")
             if card not in hand:
-                raise Illegal(_violation("CARD_NOT_IN_HAND", "Card {card} is not in your hand.", PROGRESS, card=card))
+                raise Illegal(_violation("CARD_NOT_IN_HAND", card=card))
         new = _copy_state(state)
         player = new["players"][seat]
         if source == "hand":
@@ -422,7 +437,7 @@ class ScratchAndCatch(Game):
     def _draw(self, state: State, move: dict) -> tuple[State, list[dict]]:
         card = move.get("card")
         if card is None or card not in state["draw_pile"]:
-            raise Illegal(_violation("CARD_NOT_IN_PILE", "Card {card} cannot be in the draw pile.", PROGRESS, card=card))
+            raise Illegal(_violation("CARD_NOT_IN_PILE", card=card))
         new = _copy_state(state)
         seat = move["player"]
         new["draw_pile"].remove(card)

@@ -1,0 +1,57 @@
+"""The `referee` command prints the same JSON as the HTTP answers."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from referee.cli import main
+
+BASE = "/v1/games/scratch-and-catch"
+
+
+def _files(tmp_path, state, second, name):
+    state_path, other_path = tmp_path / "state.json", tmp_path / name
+    state_path.write_text(json.dumps(state))
+    other_path.write_text(json.dumps(second))
+    return str(state_path), str(other_path)
+
+
+def test_adjudicate_prints_the_http_verdict(client, tmp_path):
+    state = client.post(f"{BASE}/setup", json={"players": 2, "seed": "cli"}).get_json()["state"]
+    move = {"type": "play", "player": 0, "source": "hand", "card": state["players"][0]["hand"][1]}
+    http = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move}).get_data(as_text=True)
+    result = CliRunner().invoke(main, ["adjudicate", *_files(tmp_path, state, move, "move.json")])
+    assert result.exit_code == 0
+    assert result.output.strip() == http
+
+
+def test_replay_prints_the_http_answer_in_japanese(client, tmp_path):
+    state = client.post(f"{BASE}/setup", json={"players": 2, "seed": "cli"}).get_json()["state"]
+    moves = [{"type": "play", "player": 1, "source": "pile"}]
+    http = client.post(f"{BASE}/replay", json={"state": state, "moves": moves},
+                       headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    result = CliRunner().invoke(main, ["replay", *_files(tmp_path, state, moves, "moves.json"), "--lang", "ja"])
+    assert result.exit_code == 0
+    assert result.output.strip() == http
+    assert json.loads(result.output)["first_illegal"]["violations"][0]["code"] == "NOT_YOUR_TURN"
+
+
+def test_bad_input_is_a_problem_on_stderr(client, tmp_path):
+    state = client.post(f"{BASE}/setup", json={"players": 2, "seed": "cli"}).get_json()["state"]
+    state["players"][0]["fleas"] = -1
+    result = CliRunner().invoke(main, ["adjudicate", *_files(tmp_path, state, {"type": "play", "player": 0, "source": "pile"}, "m.json")])
+    assert result.exit_code == 2
+    problem = json.loads(result.stderr)
+    assert problem["status"] == 422
+    assert "/state/players/0/fleas" in [e["pointer"] for e in problem["errors"]]
+
+
+def test_console_script_is_installed():
+    script = shutil.which("referee") or str(__import__("pathlib").Path(sys.executable).with_name("referee"))
+    result = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0
+    for command in ("serve", "adjudicate", "replay", "openapi"):
+        assert command in result.stdout
