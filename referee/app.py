@@ -13,6 +13,7 @@ from flask_smorest.utils import prepare_response
 
 from referee.api import problems
 from referee.api.games import blueprints
+from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
 from referee.api.schemas import Problem
 
@@ -73,6 +74,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(health_blp)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
+    register_matches(app, api)
 
     cached: dict[str, str] = {}
 

@@ -1,0 +1,93 @@
+"""Schemas of the match endpoints (``/v1/matches``).
+
+Match operations are shared by every game, so states, moves and score sheets appear here as
+JSON objects; the body of a move is then loaded with the match's game's own move schema
+(the ``<Game>Move`` components of the contract), and a state is shown as the game's view.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from referee.api.schemas import Event, OutcomeOut, ViolationOut
+from referee.games import GAMES
+
+MAX_PLAYERS = 16
+
+
+class MatchCreateRequest(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(tuple(GAMES)), metadata={"description": "game id"})
+    players = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_PLAYERS),
+                             metadata={"description": "number of players (one of the game's allowed counts)"})
+    seed = fields.String(validate=validate.Length(min=1, max=200),
+                         metadata={"description": "seed of the generator (docs/rng.md); random when absent"})
+    options = fields.Dict(metadata={"description": "setup options, as the game's <Game>Options schema"})
+
+
+class SeatSecret(Schema):
+    seat = fields.Integer(required=True)
+    secret = fields.String(required=True, metadata={
+        "description": "send as `Authorization: Bearer <secret>` to move for this seat and to see its view; "
+                       "shown only in this answer (the referee keeps a hash)"})
+
+
+class Match(Schema):
+    id = fields.String(required=True, metadata={"description": "random, URL-safe"})
+    game = fields.String(required=True)
+    players = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "0 after creation, +1 per legal move; the ETag"})
+    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "whose view this is; null: a spectator"})
+    state = fields.Dict(required=True, metadata={"description": "the state as this seat (or a spectator) may see it"})
+    scores = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the game's score sheet once the game is finished; null before (it may depend on hidden cards)"})
+    outcome = fields.Nested(OutcomeOut, required=True)
+    created_at = fields.String(required=True, metadata={"description": "RFC 3339 time, UTC"})
+    updated_at = fields.String(required=True, metadata={"description": "RFC 3339 time of the last legal move, UTC"})
+    expires_at = fields.String(required=True, metadata={
+        "description": "RFC 3339 time when the match is forgotten unless a legal move renews it"})
+
+
+class MatchCreated(Match):
+    seats = fields.List(fields.Nested(SeatSecret), required=True, metadata={"description": "one secret per seat"})
+
+
+class MoveRequest(Schema):
+    move = fields.Dict(required=True, metadata={
+        "description": "a move of the match's game, as the game's <Game>Move schema; move.player is the seat "
+                       "whose secret authorises it"})
+
+
+class MatchVerdict(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the match's version after this answer"})
+    legal = fields.Boolean(required=True)
+    violations = fields.List(fields.Nested(ViolationOut), required=True)
+    state = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the next state as the moving seat may see it; null when illegal"})
+    events = fields.List(fields.Nested(Event), required=True, metadata={
+        "description": "what happened, as the moving seat may see it"})
+    scores = fields.Dict(required=True, allow_none=True, metadata={"description": "the score sheet once finished, else null"})
+    outcome = fields.Nested(OutcomeOut, required=True)
+
+
+class LogEntry(Schema):
+    version = fields.Integer(required=True, metadata={"description": "the version this move produced"})
+    player = fields.Integer(required=True, allow_none=True, metadata={"description": "the seat that moved"})
+    move = fields.Dict(required=True, metadata={"description": "the move; values hidden from this reader are null"})
+    events = fields.List(fields.Nested(Event), required=True, metadata={
+        "description": "what happened; values hidden from this reader are null"})
+    at = fields.String(required=True, metadata={"description": "RFC 3339 time, UTC"})
+    redacted = fields.Boolean(required=True, metadata={"description": "whether values were hidden from this reader"})
+
+
+class MatchLog(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    entries = fields.List(fields.Nested(LogEntry), required=True, metadata={"description": "legal moves, in order"})
+
+
+class SeatQuery(Schema):
+    seat = fields.Integer(validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
+        "description": "show this seat's view (needs its secret); absent: a spectator's view"})

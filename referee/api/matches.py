@@ -1,0 +1,475 @@
+"""Match endpoints: ``/v1/matches``, stored snapshots that advance one legal move at a time.
+
+- ``POST /v1/matches``: set up a game; 201 with ``Location``, ``ETag`` and one secret per seat.
+- ``GET /v1/matches/{id}``: the match (spectator view, or ``?seat=N`` with that seat's secret).
+- ``POST /v1/matches/{id}/moves``: judge a move; a legal move advances the match. Needs
+  ``If-Match`` (428 without, 412 when stale) and the moving seat's secret (401/403);
+  ``Idempotency-Key`` makes retries safe (same key, other body: 422).
+- ``GET /v1/matches/{id}/log``: the legal moves so far, as the reader may see them.
+
+Works for every registered game through the Game hooks only (setup, adjudicate, score,
+view). Hidden information: states are shown through ``Game.view``; in moves and events, any
+string of the full state that the reader's views (before and after the move) do not show is
+replaced by null (a card drawn into a hand, a face-down placement). See docs/matches.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from datetime import datetime, timezone
+from importlib import import_module
+from typing import Any
+
+from flask import Flask, Response, current_app, request
+from flask_smorest import Api, Blueprint
+from marshmallow import ValidationError
+
+from referee.api import adjudication
+from referee.api.games import json_response, request_language
+from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
+                                       MoveRequest, SeatQuery)
+from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
+from referee.engine.core import Game
+from referee.games import GAMES, PACKAGES
+from referee.store import StoreUnavailable, store_from_env
+
+RETRY_AFTER_SECONDS = 1
+MAX_KEY_LENGTH = 255
+_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+SECURITY_SCHEME = "SeatSecret"
+
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
+                description="Matches: stored snapshots that advance one legal move at a time")
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def _store():
+    return current_app.extensions["referee.store"]
+
+
+def _etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def _time(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+_MOVE_SCHEMAS: dict[str, Any] = {}
+_OPTION_SCHEMAS: dict[str, Any] = {}
+
+
+def _schema(cache: dict, game_id: str, name: str):
+    schema = cache.get(game_id)
+    if schema is None:
+        schema = getattr(import_module(f"referee.games.{PACKAGES[game_id]}.schema"), name)()
+        cache[game_id] = schema
+    return schema
+
+
+def _load(schema, value: Any, base: str) -> dict:
+    try:
+        return schema.load(value)
+    except ValidationError as error:
+        raise ProblemError(422, "The request body does not fit the schema of this operation.",
+                           pointer_errors(error.messages, base)) from None
+
+
+def _not_found(match_id: str) -> ProblemError:
+    return ProblemError(404, f"No match {match_id} (it never existed or it expired).")
+
+
+def _snapshot(match_id: str):
+    if not _ID.match(match_id):
+        raise _not_found(match_id)
+    snap = _store().get(match_id)
+    if snap is None:
+        raise _not_found(match_id)
+    return snap
+
+
+def _unauthorised(detail: str) -> ProblemError:
+    return ProblemError(401, detail, title="Seat secret required", slug="unauthorized",
+                        headers={"WWW-Authenticate": 'Bearer realm="referee matches"'})
+
+
+def _seat_of_secret(meta: dict) -> int | None:
+    """The seat whose secret the Authorization header carries; None without the header.
+    Raises 401 when the header is malformed or the secret is no seat's."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise _unauthorised("Send the seat's secret as 'Authorization: Bearer <secret>'.")
+    digest = _hash(token)
+    for seat, stored in enumerate(meta["seats"]):
+        if hmac.compare_digest(stored, digest):
+            return seat
+    raise _unauthorised("This secret is not a seat's secret in this match.")
+
+
+def _require_seat(meta: dict, seat: int) -> None:
+    """401 unless the Authorization header carries a seat secret; 403 when it is another seat's."""
+    holder = _seat_of_secret(meta)
+    if holder is None:
+        raise _unauthorised(f"Seat {seat} needs its secret: send 'Authorization: Bearer <secret>'.")
+    if holder != seat:
+        raise ProblemError(403, f"This secret is seat {holder}'s, not seat {seat}'s.", title="Not this seat's secret",
+                           slug="forbidden")
+
+
+def _outcome(game: Game, state: dict) -> tuple[dict | None, dict]:
+    scores, outcome = game.score(state)
+    return (scores if outcome.finished else None), outcome.to_json()
+
+
+def _match_json(game: Game, match_id: str, meta: dict, version: int, state: dict, updated: float,
+                expires: float, seat: int | None) -> dict:
+    scores, outcome = _outcome(game, state)
+    return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
+            "state": game.view(state, seat), "scores": scores, "outcome": outcome,
+            "created_at": _time(meta["created"]), "updated_at": _time(updated), "expires_at": _time(expires)}
+
+
+def _with_etag(response: Response, version: int) -> Response:
+    response.headers["ETag"] = _etag(version)
+    return response
+
+
+# -- hidden values in moves and events --------------------------------------------------------
+
+def _strings(value: Any, found: set) -> None:
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, found)
+
+
+def _mask(value: Any, hidden: set) -> Any:
+    if isinstance(value, str):
+        return None if value in hidden else value
+    if isinstance(value, dict):
+        return {key: _mask(item, hidden) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_mask(item, hidden) for item in value]
+    return value
+
+
+def audience(seat: int | None) -> str:
+    """The key of a reader in a log entry's ``hidden`` table: the seat number, or "spectator"."""
+    return "spectator" if seat is None else str(seat)
+
+
+def _shown(value: str, text: str) -> bool:
+    """Whether compact JSON ``text`` holds the string ``value`` as a value (not as a key)."""
+    quoted = json.dumps(value, ensure_ascii=False)
+    return (quoted + ",") in text or (quoted + "}") in text or (quoted + "]") in text
+
+
+def _seen(game: Game, state: dict, seat: int | None, named: set) -> set:
+    text = json.dumps(game.view(state, seat), ensure_ascii=False, separators=(",", ":"))
+    return {value for value in named if _shown(value, text)}
+
+
+def redactions(game: Game, before: dict, after: dict, players: int, move: dict, events: list,
+               before_text: str, after_text: str) -> dict:
+    """For each reader (spectator, seat 0, ...) who may not see every value of ``move`` and
+    ``events``: ``{audience: {"move", "events"}}`` with those values replaced by null.
+
+    A value is hidden from a reader when it is a string value of the full state before or
+    after the move (``before_text``/``after_text``: their compact JSON) that neither of the
+    reader's views (``Game.view``) shows: a card drawn into a hand, a card placed face down,
+    a card left in the deck. Generic over games; assumes a seat sees at least what a
+    spectator sees, so the common case (everything named is public) costs one view."""
+    named: set = set()
+    _strings(move, named)
+    _strings(events, named)
+    named = {value for value in named if _shown(value, before_text) or _shown(value, after_text)}
+    if not named or not (named - _seen(game, after, None, named)):
+        return {}
+    hidden_for: dict = {}
+    for seat in [None, *range(players)]:
+        hidden = named - _seen(game, after, seat, named)
+        if hidden:
+            hidden -= _seen(game, before, seat, hidden)
+        if hidden:
+            hidden_for[audience(seat)] = {"move": _mask(move, hidden), "events": _mask(events, hidden)}
+    return hidden_for
+
+
+def entry_for(entry: dict, seat: int | None) -> dict:
+    """A stored log entry as ``seat`` (None: a spectator) may read it."""
+    shown = entry.get("hidden", {}).get(audience(seat))
+    return {"version": entry["version"], "player": entry["player"], "at": _time(entry["at"]),
+            "move": shown["move"] if shown else entry["move"],
+            "events": shown["events"] if shown else entry["events"], "redacted": bool(shown)}
+
+
+# -- documentation fragments ------------------------------------------------------------------
+
+def _problem(status: int, description: str, headers: dict | None = None) -> dict:
+    doc: dict = {"description": description,
+                 "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+    if headers:
+        doc["headers"] = headers
+    return doc
+
+
+_ETAG_HEADER = {"ETag": {"description": "the match's version, a strong entity tag", "schema": {"type": "string"}}}
+_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+_UNAVAILABLE = _problem(503, "The match store does not answer; try again after Retry-After seconds", _RETRY_AFTER)
+_NOT_FOUND = _problem(404, "No such match (or it expired)")
+_UNAUTHORISED = _problem(401, "The seat's secret is missing, malformed or not a seat's secret in this match",
+                         {"WWW-Authenticate": {"schema": {"type": "string"}}})
+_FORBIDDEN = _problem(403, "The secret is another seat's")
+_INVALID = _problem(422, "The body or a parameter does not fit the contract (JSON pointers in errors)")
+_SEAT_PARAM_DOC = [{"in": "header", "name": "Authorization", "required": False, "schema": {"type": "string"},
+                    "description": "`Bearer <secret>` of the seat named by ?seat= (needed only with ?seat=)"}]
+_MATCH_ID = {"match_id": "$response.body#/id"}
+
+
+# -- endpoints --------------------------------------------------------------------------------
+
+@blp.route("", methods=["POST"])
+@blp.arguments(MatchCreateRequest)
+@blp.response(201, MatchCreated, headers={
+    "Location": {"description": "the match's URL", "schema": {"type": "string"}}, **_ETAG_HEADER})
+@blp.doc(operationId="createMatch", responses={
+    "201": {"links": {
+        "GetMatch": {"operationId": "getMatch", "parameters": _MATCH_ID,
+                     "description": "the match just created"},
+        "GetMatchLog": {"operationId": "getMatchLog", "parameters": _MATCH_ID,
+                        "description": "the log of the match just created"},
+        "PostMove": {"operationId": "postMove",
+                     "parameters": {**_MATCH_ID, "header.If-Match": "$response.header.ETag"},
+                     "description": "a move in the match just created, at the version just created"},
+    }},
+    "422": _INVALID, "503": _UNAVAILABLE})
+def create_match(body):
+    """Set up a match: the game's first state, stored at version 0. The answer carries one
+    secret per seat (shown only here) and the spectator's view; 422 for an unknown game
+    (pointer /game), a player count or options the game cannot be played with."""
+    game = GAMES[body["game"]]
+    if body["players"] not in game.player_counts:
+        raise ProblemError(422, "The game cannot be played with this number of players.",
+                           [("/players", f"must be one of {list(game.player_counts)}")])
+    options = _load(_schema(_OPTION_SCHEMAS, game.id, "OPTIONS"), body.get("options") or {}, "/options")
+    state = adjudication.setup(game, {"players": body["players"], "seed": body.get("seed"), "options": options})["state"]
+    match_id = secrets.token_urlsafe(16)
+    seat_secrets = [secrets.token_urlsafe(24) for _ in range(body["players"])]
+    now = time.time()
+    meta = {"game": game.id, "players": body["players"], "seats": [_hash(s) for s in seat_secrets], "created": now}
+    store = _store()
+    store.create(match_id, adjudication.dumps(meta), adjudication.dumps(state), now)
+    answer = _match_json(game, match_id, meta, 0, state, now, now + store.ttl, None)
+    answer["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(seat_secrets)]
+    response = _with_etag(json_response(answer, 201), 0)
+    response.headers["Location"] = f"/v1/matches/{match_id}"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@blp.route("/<string:match_id>", methods=["GET"])
+@blp.arguments(SeatQuery, location="query")
+@blp.response(200, Match, headers=_ETAG_HEADER)
+@blp.doc(operationId="getMatch", parameters=_SEAT_PARAM_DOC, security=[{}, {SECURITY_SCHEME: []}],
+         responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
+                    "503": _UNAVAILABLE})
+def get_match(query, match_id):
+    """The match as a spectator sees it, or as seat ``?seat=N`` sees it (with that seat's
+    secret): other seats' hands as counts, no hidden placement, no deck order, no generator."""
+    snap = _snapshot(match_id)
+    meta = json.loads(snap.meta)
+    seat = query.get("seat")
+    if seat is not None:
+        _require_seat(meta, seat)
+    game = GAMES[meta["game"]]
+    answer = _match_json(game, match_id, meta, snap.version, json.loads(snap.state), snap.updated, snap.expires, seat)
+    response = _with_etag(json_response(answer), snap.version)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Authorization"
+    return response
+
+
+@blp.route("/<string:match_id>/log", methods=["GET"])
+@blp.arguments(SeatQuery, location="query")
+@blp.response(200, MatchLog, headers=_ETAG_HEADER)
+@blp.doc(operationId="getMatchLog", parameters=_SEAT_PARAM_DOC, security=[{}, {SECURITY_SCHEME: []}],
+         responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
+                    "503": _UNAVAILABLE})
+def get_log(query, match_id):
+    """The legal moves applied so far, in order, with their events, as a spectator (or seat
+    ``?seat=N``, with its secret) may read them: values hidden from the reader are null."""
+    snap = _snapshot(match_id)
+    meta = json.loads(snap.meta)
+    seat = query.get("seat")
+    if seat is not None:
+        _require_seat(meta, seat)
+    entries = _store().log(match_id)
+    if entries is None:
+        raise _not_found(match_id)
+    shown = [entry_for(json.loads(text), seat) for text in entries]
+    version = shown[-1]["version"] if shown else 0
+    response = json_response({"id": match_id, "game": meta["game"], "version": max(version, snap.version),
+                              "seat": seat, "entries": shown})
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Authorization"
+    return _with_etag(response, max(version, snap.version))
+
+
+def _fingerprint(seat: int, move: dict) -> str:
+    return hashlib.sha256(adjudication.dumps({"seat": seat, "move": move}).encode("utf-8")).hexdigest()
+
+
+def _replayed(stored: str, fingerprint: str) -> Response:
+    """The answer stored under an idempotency key, or 422 when the key was used for another body."""
+    record = json.loads(stored)
+    if record["fp"] != fingerprint:
+        raise ProblemError(422, "This Idempotency-Key was already used with another request body.",
+                           [("/headers/Idempotency-Key", "already used with another body")],
+                           title="Idempotency key reused", slug="idempotency-key-reused")
+    response = _with_etag(Response(record["body"], status=200, content_type="application/json"), record["version"])
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not _KEY.match(key):
+        raise ProblemError(422, "The Idempotency-Key header must be 1 to 255 visible ASCII characters.",
+                           [("/headers/Idempotency-Key", "1 to 255 visible ASCII characters")])
+    return key
+
+
+def _expected_version() -> int:
+    """The version named by If-Match: 428 without it; 412 when it names no version."""
+    if "If-Match" not in request.headers:
+        raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
+    condition = request.if_match
+    if condition.star_tag:
+        raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
+    for tag in condition.as_set(include_weak=False):
+        if tag.isdigit():
+            return int(tag)
+    return -1
+
+
+@blp.route("/<string:match_id>/moves", methods=["POST"])
+@blp.arguments(MoveRequest)
+@blp.response(200, MatchVerdict, description="The verdict (a rule violation is a normal answer: legal false, "
+              "and the match does not change)", headers=_ETAG_HEADER)
+@blp.doc(operationId="postMove", security=[{SECURITY_SCHEME: []}], parameters=[
+    {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
+     "description": "the ETag of the version the move was chosen on"},
+    {"in": "header", "name": "Idempotency-Key", "required": False,
+     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": r"^[\x21-\x7e]+$"},
+     "description": "makes retries safe: a retry with the same key and body gets the stored answer; the same key "
+                    "with another body is answered 422. Keys expire with the match."},
+], responses={
+    "401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND,
+    "412": _problem(412, "If-Match names another version than the match's; ETag carries the current one",
+                    _ETAG_HEADER),
+    "422": _problem(422, "The body does not fit the game's move schema, or the Idempotency-Key was used "
+                         "with another body"),
+    "428": _problem(428, "If-Match is missing (or is *)"),
+    "503": _UNAVAILABLE})
+def post_move(body, match_id):
+    """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
+    A legal move advances the match by one version atomically (compare-and-set on If-Match);
+    an illegal move is answered 200 with its violations and changes nothing."""
+    expected = _expected_version()
+    key = _idempotency_key()
+    store = _store()
+    snap = _snapshot(match_id)
+    meta = json.loads(snap.meta)
+    game = GAMES[meta["game"]]
+    move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
+    seat = move["player"]
+    _require_seat(meta, seat)
+    fingerprint = _fingerprint(seat, move) if key is not None else ""
+    if key is not None:
+        stored = store.idempotent(match_id, key)
+        if stored is not None:
+            return _replayed(stored, fingerprint)
+    if expected != snap.version:
+        raise ProblemError(412, f"The match is at version {snap.version}; this move was chosen on another version.",
+                           headers={"ETag": _etag(snap.version)})
+    state = json.loads(snap.state)
+    verdict = game.adjudicate(state, move, checked=True)
+    answer = adjudication.verdict_json(verdict, request_language())
+    answer["scores"] = answer["scores"] if verdict.outcome.finished else None
+    answer["id"] = match_id
+    if not verdict.legal:
+        answer["version"] = snap.version
+        text = adjudication.dumps(answer)
+        if key is not None:
+            earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": snap.version,
+                                                                "body": text}))
+            if earlier is not None:
+                return _replayed(earlier, fingerprint)
+        return _with_etag(Response(text, status=200, content_type="application/json"), snap.version)
+    new_version = snap.version + 1
+    now = time.time()
+    answer["version"] = new_version
+    state_text = adjudication.dumps(verdict.state)
+    hidden = redactions(game, state, verdict.state, meta["players"], move, verdict.events, snap.state, state_text)
+    mine = hidden.get(audience(seat))
+    if mine is not None:
+        answer["events"] = mine["events"]
+    answer["state"] = game.view(verdict.state, seat)
+    text = adjudication.dumps(answer)
+    entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now}
+    if hidden:
+        entry["hidden"] = hidden
+    stored = json.dumps({"fp": fingerprint, "version": new_version, "body": text}) if key is not None else None
+    result = store.commit(match_id, snap.version, state_text, adjudication.dumps(entry), now,
+                          key, stored)
+    if result.kind == "ok":
+        return _with_etag(Response(text, status=200, content_type="application/json"), new_version)
+    if result.kind == "replay":
+        return _replayed(result.stored, fingerprint)
+    if result.kind == "missing":
+        raise _not_found(match_id)
+    raise ProblemError(412, f"The match moved to version {result.version} while this move was judged.",
+                       headers={"ETag": _etag(result.version)})
+
+
+# -- wiring -----------------------------------------------------------------------------------
+
+def _unavailable(error: StoreUnavailable) -> Response:
+    current_app.logger.warning("match store unavailable: %s", error)
+    return problem_response(503, "The match store does not answer; try again shortly. Stateless operations "
+                                 "(/v1/games/...) keep working.", title="Match store unavailable",
+                            slug="store-unavailable", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def register_matches(app: Flask, api: Api) -> None:
+    """Register the match endpoints and the match store (``app.config["REFEREE_STORE"]`` if
+    given, else :func:`referee.store.store_from_env`) in ``app.extensions["referee.store"]``."""
+    store = app.config.get("REFEREE_STORE") or store_from_env()
+    app.extensions["referee.store"] = store
+    api.spec.components.security_scheme(SECURITY_SCHEME, {
+        "type": "http", "scheme": "bearer",
+        "description": "a seat's secret, returned once when the match is created"})
+    api.register_blueprint(blp)
+    app.register_error_handler(StoreUnavailable, _unavailable)
+

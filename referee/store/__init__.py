@@ -1,0 +1,120 @@
+"""Match stores: versioned match snapshots with compare-and-set writes.
+
+A match is kept as a snapshot (meta, version, state) plus an append-only log and a table
+of idempotency keys, all of which expire together ``ttl`` seconds after the last write.
+Two stores share this interface:
+
+- :class:`referee.store.memory.MemoryStore`: one process only (tests, a single worker);
+- :class:`referee.store.redis.RedisStore`: a Redis server or a Redis Cluster (every key
+  of a match under the hash tag ``match:{id}:...``, writes as single Lua scripts).
+
+Configuration (environment, read by :func:`store_from_env`):
+
+- ``REDIS_URL``: ``redis://`` or ``rediss://`` URL; absent: the in-process store.
+- ``REDIS_CLUSTER``: ``1`` when ``REDIS_URL`` names a node of a Redis Cluster.
+- ``REFEREE_MATCH_TTL_SECONDS``: lifetime of an idle match (default 604800, 7 days).
+- ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout (default 0.5).
+
+Every store method raises :class:`StoreUnavailable` when the backing service does not
+answer; the HTTP layer turns it into 503 with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol
+
+DEFAULT_TTL_SECONDS = 7 * 24 * 3600
+DEFAULT_SOCKET_TIMEOUT = 0.5
+
+
+class StoreUnavailable(Exception):
+    """The match store does not answer (connection refused, timeout, cluster down)."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A stored match: ``meta`` (immutable JSON text: game, players, seat secret hashes,
+    created), ``version`` (0 after creation, +1 per legal move), ``state`` (canonical JSON
+    text of the full state), ``updated`` (epoch seconds of the last write), ``expires``
+    (epoch seconds when the match will be forgotten unless written again)."""
+
+    meta: str
+    version: int
+    state: str
+    updated: float
+    expires: float
+
+
+@dataclass(frozen=True)
+class Commit:
+    """Outcome of :meth:`Store.commit`.
+
+    ``kind``: ``"ok"`` (written; ``version`` is the new version), ``"stale"`` (the stored
+    version is ``version``, not the expected one), ``"missing"`` (no such match, or it
+    expired), ``"replay"`` (the idempotency key was already used; ``stored`` is the text
+    stored with it).
+    """
+
+    kind: str
+    version: int = 0
+    stored: str | None = None
+
+
+class Store(Protocol):
+    """What the match endpoints need from a store. Texts are canonical JSON."""
+
+    kind: str
+    ttl: int
+
+    def create(self, match_id: str, meta: str, state: str, now: float) -> None:
+        """Store a new match at version 0 (the id is random and assumed new)."""
+
+    def get(self, match_id: str) -> Snapshot | None:
+        """The snapshot, or None when absent or expired."""
+
+    def log(self, match_id: str) -> list[str] | None:
+        """The log entries (JSON texts) in order, or None when the match is absent."""
+
+    def idempotent(self, match_id: str, key: str) -> str | None:
+        """The text stored under idempotency key ``key``, or None."""
+
+    def remember(self, match_id: str, key: str, stored: str) -> str | None:
+        """Store ``stored`` under ``key`` unless the key is taken; returns the text already
+        stored when it is (None when written). Expires with the match."""
+
+    def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
+               key: str | None = None, stored: str | None = None) -> Commit:
+        """Atomically: unless ``key`` is already used (-> replay), check the version is
+        ``expected`` (-> stale / missing), then write the state at ``expected + 1``, append
+        ``entry`` to the log, store ``stored`` under ``key`` and renew the match's TTL."""
+
+    def health(self) -> dict:
+        """``{"kind", "ok", ...}``; never raises."""
+
+
+def ttl_from_env(environ: Mapping[str, str]) -> int:
+    """REFEREE_MATCH_TTL_SECONDS (default 7 days); must be a positive integer."""
+    raw = environ.get("REFEREE_MATCH_TTL_SECONDS", "").strip()
+    if not raw:
+        return DEFAULT_TTL_SECONDS
+    ttl = int(raw)
+    if ttl <= 0:
+        raise ValueError("REFEREE_MATCH_TTL_SECONDS must be a positive number of seconds")
+    return ttl
+
+
+def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
+    """The store configured by the environment (see the module docstring). Never connects:
+    the Redis client is created on first use, so the service starts while Redis is down."""
+    environ = os.environ if environ is None else environ
+    ttl = ttl_from_env(environ)
+    url = environ.get("REDIS_URL", "").strip()
+    if not url:
+        from referee.store.memory import MemoryStore
+        return MemoryStore(ttl=ttl)
+    from referee.store.redis import RedisStore
+    cluster = environ.get("REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes")
+    timeout = float(environ.get("REDIS_SOCKET_TIMEOUT_SECONDS", "") or DEFAULT_SOCKET_TIMEOUT)
+    return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout)

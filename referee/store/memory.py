@@ -1,0 +1,111 @@
+"""The in-process match store: one process only (a single gunicorn worker, tests).
+
+Same semantics as the Redis store (versions, TTL renewed on each write, idempotency keys
+expiring with the match); a lock makes each operation atomic between threads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from referee.store import DEFAULT_TTL_SECONDS, Commit, Snapshot
+
+
+@dataclass
+class _Match:
+    meta: str
+    version: int
+    state: str
+    updated: float
+    expires: float
+    log: list[str] = field(default_factory=list)
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+class MemoryStore:
+    """Matches in a dict. ``clock`` (epoch seconds) is replaceable for tests of the TTL."""
+
+    kind = "memory"
+
+    def __init__(self, ttl: int = DEFAULT_TTL_SECONDS, clock: Callable[[], float] = time.time):
+        self.ttl = ttl
+        self.clock = clock
+        self._matches: dict[str, _Match] = {}
+        self._lock = threading.Lock()
+        self._writes = 0
+
+    def _live(self, match_id: str) -> _Match | None:
+        match = self._matches.get(match_id)
+        if match is not None and match.expires <= self.clock():
+            del self._matches[match_id]
+            return None
+        return match
+
+    def _sweep(self) -> None:
+        """Forget expired matches now and then (every 1024 writes)."""
+        self._writes += 1
+        if self._writes % 1024 == 0:
+            now = self.clock()
+            for match_id in [m for m, match in self._matches.items() if match.expires <= now]:
+                del self._matches[match_id]
+
+    def create(self, match_id: str, meta: str, state: str, now: float) -> None:
+        with self._lock:
+            self._sweep()
+            self._matches[match_id] = _Match(meta, 0, state, now, self.clock() + self.ttl)
+
+    def get(self, match_id: str) -> Snapshot | None:
+        with self._lock:
+            match = self._live(match_id)
+            if match is None:
+                return None
+            return Snapshot(match.meta, match.version, match.state, match.updated, match.expires)
+
+    def log(self, match_id: str) -> list[str] | None:
+        with self._lock:
+            match = self._live(match_id)
+            return None if match is None else list(match.log)
+
+    def idempotent(self, match_id: str, key: str) -> str | None:
+        with self._lock:
+            match = self._live(match_id)
+            return None if match is None else match.keys.get(key)
+
+    def remember(self, match_id: str, key: str, stored: str) -> str | None:
+        with self._lock:
+            match = self._live(match_id)
+            if match is None:
+                return None
+            if key in match.keys:
+                return match.keys[key]
+            match.keys[key] = stored
+            return None
+
+    def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
+               key: str | None = None, stored: str | None = None) -> Commit:
+        with self._lock:
+            self._sweep()
+            match = self._live(match_id)
+            if match is None:
+                return Commit("missing")
+            if key is not None and key in match.keys:
+                return Commit("replay", match.version, match.keys[key])
+            if match.version != expected:
+                return Commit("stale", match.version)
+            match.version += 1
+            match.state = state
+            match.updated = now
+            match.expires = self.clock() + self.ttl
+            match.log.append(entry)
+            if key is not None and stored is not None:
+                match.keys[key] = stored
+            return Commit("ok", match.version)
+
+    def health(self) -> dict:
+        with self._lock:
+            count = len(self._matches)
+        return {"kind": self.kind, "ok": True, "matches": count,
+                "note": "in-process store: one process only, matches are lost on restart"}

@@ -1,0 +1,203 @@
+"""The Redis match store: a single Redis server or a Redis Cluster.
+
+Keys of match ``id`` (one hash tag, so one cluster slot, so every script below runs
+unchanged on a cluster):
+
+- ``match:{id}:snap``: hash ``meta`` (JSON text), ``version`` (int), ``state`` (JSON
+  text), ``updated`` (epoch seconds);
+- ``match:{id}:log``: list of log entries (JSON texts), oldest first;
+- ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text).
+
+All three expire ``ttl`` seconds after the last write (creation or legal move). A move is
+one Lua script: idempotency lookup, version check, and the writes of state, version, log
+entry and key happen in one atomic step.
+
+The client is created on first use (``RedisCluster`` connects in its constructor), with
+short socket timeouts and a small retry policy, so that an outage costs a request well
+under a second and the service starts while Redis is down. Every failure to reach Redis
+raises :class:`referee.store.StoreUnavailable`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import redis
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import RedisClusterException, RedisError
+from redis.retry import Retry
+
+from referee.store import DEFAULT_SOCKET_TIMEOUT, DEFAULT_TTL_SECONDS, Commit, Snapshot, StoreUnavailable
+
+RETRIES = 2
+BACKOFF_BASE = 0.01
+BACKOFF_CAP = 0.05
+
+_COMMIT = """
+if ARGV[6] ~= '' then
+  local old = redis.call('HGET', KEYS[3], ARGV[6])
+  if old then
+    return {'replay', redis.call('HGET', KEYS[1], 'version') or '0', old}
+  end
+end
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v then return {'missing'} end
+if v ~= ARGV[1] then return {'stale', v} end
+local nv = tonumber(v) + 1
+redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[4])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+else
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
+return {'ok', tostring(nv)}
+"""
+
+_CREATE = """
+redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'state', ARGV[2], 'updated', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
+_LOG = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return {'ok', redis.call('LRANGE', KEYS[2], 0, -1)}
+"""
+
+_REMEMBER = """
+local t = redis.call('PTTL', KEYS[1])
+if t <= 0 then return false end
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then return old end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], t)
+return false
+"""
+
+
+def keys_of(match_id: str) -> tuple[str, str, str]:
+    """The snapshot, log and idempotency keys of a match (one hash tag)."""
+    tag = "match:{" + match_id + "}:"
+    return tag + "snap", tag + "log", tag + "keys"
+
+
+class RedisStore:
+    """Matches in Redis (``cluster``: a Redis Cluster reached through one node's URL)."""
+
+    def __init__(self, url: str, *, cluster: bool = False, ttl: int = DEFAULT_TTL_SECONDS,
+                 socket_timeout: float = DEFAULT_SOCKET_TIMEOUT, retries: int = RETRIES):
+        self.url = url
+        self.cluster = cluster
+        self.kind = "redis-cluster" if cluster else "redis"
+        self.ttl = ttl
+        self.socket_timeout = socket_timeout
+        self.retries = retries
+        self._lock = threading.Lock()
+        self._client: Any = None
+        self._pid = 0
+        self._scripts: dict[str, Any] = {}
+
+    # -- connection ------------------------------------------------------------------------
+
+    def _connect(self) -> Any:
+        options = dict(decode_responses=True, socket_timeout=self.socket_timeout,
+                       socket_connect_timeout=self.socket_timeout,
+                       retry=Retry(ExponentialBackoff(cap=BACKOFF_CAP, base=BACKOFF_BASE), self.retries))
+        if self.cluster:
+            return redis.RedisCluster.from_url(self.url, **options)
+        return redis.Redis.from_url(self.url, health_check_interval=30, **options)
+
+    def client(self) -> Any:
+        """The client, created on first use and again after a fork. Raises StoreUnavailable."""
+        pid = os.getpid()
+        client = self._client
+        if client is not None and self._pid == pid:
+            return client
+        with self._lock:
+            if self._client is None or self._pid != pid:
+                try:
+                    client = self._connect()
+                except (RedisError, RedisClusterException, OSError) as error:
+                    raise StoreUnavailable(f"cannot reach Redis: {error}") from None
+                self._scripts = {name: client.register_script(text) for name, text in
+                                 (("commit", _COMMIT), ("create", _CREATE), ("log", _LOG), ("remember", _REMEMBER))}
+                self._client, self._pid = client, pid
+            return self._client
+
+    def _run(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        client = self.client()
+        try:
+            return self._scripts[script](keys=keys, args=args, client=client)
+        except (RedisError, RedisClusterException, OSError) as error:
+            raise StoreUnavailable(f"Redis did not answer: {error}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                try:
+                    self._client.close()
+                except Exception:  # noqa: BLE001 - closing a broken client must not fail
+                    pass
+            self._client = None
+
+    # -- operations ------------------------------------------------------------------------
+
+    def create(self, match_id: str, meta: str, state: str, now: float) -> None:
+        self._run("create", list(keys_of(match_id)), [meta, state, repr(now), self.ttl * 1000])
+
+    def get(self, match_id: str) -> Snapshot | None:
+        snap = keys_of(match_id)[0]
+        client = self.client()
+        try:
+            meta, version, state, updated = client.hmget(snap, ("meta", "version", "state", "updated"))
+        except (RedisError, RedisClusterException, OSError) as error:
+            raise StoreUnavailable(f"Redis did not answer: {error}") from None
+        if meta is None or version is None or state is None:
+            return None
+        updated_at = float(updated or 0)
+        return Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl)
+
+    def log(self, match_id: str) -> list[str] | None:
+        snap, log, _ = keys_of(match_id)
+        answer = self._run("log", [snap, log], [])
+        return None if not answer else list(answer[1])
+
+    def idempotent(self, match_id: str, key: str) -> str | None:
+        client = self.client()
+        try:
+            return client.hget(keys_of(match_id)[2], key)
+        except (RedisError, RedisClusterException, OSError) as error:
+            raise StoreUnavailable(f"Redis did not answer: {error}") from None
+
+    def remember(self, match_id: str, key: str, stored: str) -> str | None:
+        snap, _, keys = keys_of(match_id)
+        return self._run("remember", [snap, keys], [key, stored]) or None
+
+    def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
+               key: str | None = None, stored: str | None = None) -> Commit:
+        answer = self._run("commit", list(keys_of(match_id)),
+                           [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or ""])
+        kind = answer[0]
+        if kind == "ok":
+            return Commit("ok", int(answer[1]))
+        if kind == "stale":
+            return Commit("stale", int(answer[1]))
+        if kind == "replay":
+            return Commit("replay", int(answer[1]), answer[2])
+        return Commit("missing")
+
+    def health(self) -> dict:
+        try:
+            self.client().ping()
+        except StoreUnavailable as error:
+            return {"kind": self.kind, "ok": False, "error": str(error)}
+        except (RedisError, RedisClusterException, OSError) as error:
+            return {"kind": self.kind, "ok": False, "error": f"Redis did not answer: {error}"}
+        return {"kind": self.kind, "ok": True}
