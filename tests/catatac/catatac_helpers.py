@@ -15,8 +15,10 @@ OPTIONS = {"chance": "seeded", "seat0_clan": "white", "first_player": 0,
 
 
 def build(hands, discard, ball=("neutral_alley", "white"), deck=(), points_deck=None, points=None,
-          turn=0, phase="play", stash=None, marathon=None, finished=False, seed="test", counter=0, **options):
-    """A consistent state; ``discard`` is bottom first (its last card is the top)."""
+          turn=0, phase="play", stash=None, marathon=None, finished=False, seed="test", counter=0,
+          spare="deck", **options):
+    """A consistent state; ``discard`` is bottom first (its last card is the top). The cards
+    not named go under the paw deck (``spare="deck"``) or under the discard pile ("discard")."""
     opts = dict(OPTIONS, **options)
     if opts["marathon"] and marathon is None:
         marathon = {"game": 1, "completed": []}
@@ -34,8 +36,8 @@ def build(hands, discard, ball=("neutral_alley", "white"), deck=(), points_deck=
         "players": [{"clan": opts["seat0_clan"] if s % 2 == 0 else C.ENEMY[opts["seat0_clan"]], "hand": list(h)}
                     for s, h in enumerate(hands)],
         "ball": {"spot": ball[0], "colour": ball[1]},
-        "paw_deck": list(deck) + rest,
-        "discard": list(discard),
+        "paw_deck": list(deck) + (rest if spare == "deck" else []),
+        "discard": ([] if spare == "deck" else rest) + list(discard),
         "points_deck": list(points_deck),
         "points": {"white": list(points["white"]), "black": list(points["black"])},
         "turn": {"player": turn, "phase": phase},
