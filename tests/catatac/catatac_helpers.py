@@ -20,8 +20,10 @@ def build(hands, discard, ball=("neutral_alley", "white"), deck=(), points_deck=
     """A consistent state; ``discard`` is bottom first (its last card is the top). The cards
     not named go under the paw deck (``spare="deck"``) or under the discard pile ("discard")."""
     opts = dict(OPTIONS, **options)
-    if opts["marathon"] and marathon is None:
+    if marathon is True:
         marathon = {"game": 1, "completed": []}
+    if marathon is not None:
+        opts["marathon"] = True
     n = len(hands)
     named = [c for h in hands for c in h] + list(discard) + list(deck)
     rest = [c for c in C.paw_cards(opts["kittens"]) if c not in set(named)]
