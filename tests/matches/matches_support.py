@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -21,6 +22,20 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def free_cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) is free too."""
+    for _ in range(200):
+        port = random.randint(20000, 45000)
+        try:
+            with socket.socket() as one, socket.socket() as two:
+                one.bind(("127.0.0.1", port))
+                two.bind(("127.0.0.1", port + 10000))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError("no free port pair for a cluster node")
 
 
 def wait_for(check, timeout: float = 10.0, what: str = "a condition") -> None:
@@ -46,7 +61,7 @@ class RedisServer:
 
     def __init__(self, directory: Path, port: int | None = None, *extra: str):
         self.directory = Path(directory)
-        self.port = port or free_port()
+        self.port = port or (free_cluster_port() if "--cluster-enabled" in extra else free_port())
         self.extra = extra
         self.process: subprocess.Popen | None = None
 
@@ -58,7 +73,7 @@ class RedisServer:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no",
-             "--dir", str(self.directory), *self.extra],
+             "--dir", str(self.directory), "--logfile", str(self.directory / "redis.log"), *self.extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for(lambda: redis_ping(self.port), what=f"redis-server on port {self.port}")
         return self

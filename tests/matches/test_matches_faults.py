@@ -1,0 +1,110 @@
+"""Redis outages: the service starts while Redis is down; with Redis stopped or frozen, match
+endpoints answer 503 problem+json with Retry-After (never 500) and quickly, stateless
+endpoints keep answering, /readyz reports the store, /healthz never touches it; when Redis
+returns, matches carry on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from referee.app import create_app
+from referee.games import GAMES
+from referee.store.redis import RedisStore
+from tests.matches.matches_support import RedisServer, free_port
+
+GAME = GAMES["scratch-and-catch"]
+
+
+@pytest.fixture()
+def server(tmp_path):
+    node = RedisServer(tmp_path / "redis", free_port())
+    yield node
+    if node.process is not None and node.process.poll() is None:
+        os.kill(node.process.pid, signal.SIGCONT)
+    node.stop()
+
+
+def assert_unavailable(answer):
+    assert answer.status_code == 503, answer.get_data(as_text=True)
+    assert answer.content_type == "application/problem+json"
+    assert int(answer.headers["Retry-After"]) >= 1
+    assert answer.get_json()["status"] == 503
+
+
+def stateless_answers(client):
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/v1/games").status_code == 200
+    setup = client.post("/v1/games/scratch-and-catch/setup", json={"players": 2, "seed": "s"})
+    assert setup.status_code == 200
+    state = setup.get_json()["state"]
+    judged = client.post("/v1/games/scratch-and-catch/adjudicate",
+                         json={"state": state, "move": GAME.legal_moves(state)[0]})
+    assert judged.status_code == 200 and judged.get_json()["legal"] is True
+
+
+def match_endpoints_unavailable(client, match, version):
+    started = time.monotonic()
+    assert_unavailable(client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}))
+    assert_unavailable(client.get(f"/v1/matches/{match['id']}"))
+    assert_unavailable(client.get(f"/v1/matches/{match['id']}/log"))
+    assert_unavailable(client.post(f"/v1/matches/{match['id']}/moves",
+                                   json={"move": {"type": "play", "player": 0, "source": "pile"}},
+                                   headers={"If-Match": f'"{version}"', "Authorization": "Bearer x"}))
+    ready = client.get("/readyz")
+    assert ready.status_code == 503 and ready.get_json()["store"]["ok"] is False
+    return time.monotonic() - started
+
+
+def play_one(client, store, match, version):
+    state = json.loads(store.get(match["id"]).state)
+    legal = GAME.legal_moves(state)[0]
+    answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": legal},
+                         headers={"If-Match": f'"{version}"',
+                                  "Authorization": f"Bearer {match['seats'][legal['player']]['secret']}"})
+    assert answer.status_code == 200 and answer.get_json()["version"] == version + 1
+    return version + 1
+
+
+def test_outage_and_recovery(server):
+    store = RedisStore(server.url, ttl=600, socket_timeout=0.2)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+
+    # Started while Redis is down.
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/readyz").status_code == 503
+    assert_unavailable(client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}))
+
+    server.start()
+    assert client.get("/readyz").get_json()["store"] == {"kind": "redis", "ok": True}
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "f"}).get_json()
+    version = play_one(client, store, match, 0)
+
+    # Stopped (connections refused); the data is saved and comes back with the server.
+    subprocess.run(["redis-cli", "-p", str(server.port), "shutdown", "save"], capture_output=True, timeout=10)
+    server.process.wait(10)
+    elapsed = match_endpoints_unavailable(client, match, version)
+    assert elapsed < 5, f"503 answers took {elapsed:.1f}s"
+    stateless_answers(client)
+
+    server.start()
+    version = play_one(client, store, match, version)
+    assert client.get("/readyz").status_code == 200
+
+    # Frozen (timeouts rather than refusals).
+    os.kill(server.process.pid, signal.SIGSTOP)
+    try:
+        elapsed = match_endpoints_unavailable(client, match, version)
+        assert elapsed < 10, f"503 answers took {elapsed:.1f}s"
+        stateless_answers(client)
+    finally:
+        os.kill(server.process.pid, signal.SIGCONT)
+    version = play_one(client, store, match, version)
+    log = client.get(f"/v1/matches/{match['id']}/log").get_json()
+    assert [e["version"] for e in log["entries"]] == [1, 2, 3]
+    store.close()

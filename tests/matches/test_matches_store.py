@@ -1,0 +1,148 @@
+"""The stores themselves: compare-and-set, TTL set on every key and renewed on each legal
+move, idempotency keys expiring with the match, one hash tag per match, lazy Redis client."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis
+from redis.crc import key_slot
+
+from referee.app import create_app
+from referee.games import GAMES
+from referee.store import StoreUnavailable, store_from_env, ttl_from_env
+from referee.store.memory import MemoryStore
+from referee.store.redis import RedisStore, keys_of
+from tests.matches.matches_support import free_port, wait_for
+
+GAME = GAMES["scratch-and-catch"]
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store(request, redis_url):
+    if request.param == "memory":
+        yield MemoryStore(ttl=100)
+        return
+    store = RedisStore(redis_url, ttl=100)
+    yield store
+    store.close()
+
+
+def new_match(store, match_id=None):
+    match_id = match_id or f"t{time.monotonic_ns()}"
+    store.create(match_id, '{"game":"x"}', '{"v":0}', time.time())
+    return match_id
+
+
+class TestCompareAndSet:
+    def test_one_commit_per_version(self, store):
+        match = new_match(store)
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time()).kind == "ok"
+        stale = store.commit(match, 0, '{"v":"other"}', '{"e":"other"}', time.time())
+        assert (stale.kind, stale.version) == ("stale", 1)
+        snap = store.get(match)
+        assert (snap.version, snap.state) == (1, '{"v":1}')
+        assert store.log(match) == ['{"e":1}']
+
+    def test_missing_match(self, store):
+        assert store.get("absent") is None and store.log("absent") is None
+        assert store.commit("absent", 0, "{}", "{}", time.time()).kind == "missing"
+
+    def test_key_replays_before_the_version_check(self, store):
+        match = new_match(store)
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "answer-1").kind == "ok"
+        again = store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "answer-1")
+        assert (again.kind, again.stored) == ("replay", "answer-1")
+        assert store.idempotent(match, "k") == "answer-1"
+        assert store.log(match) == ['{"e":1}']
+
+    def test_remember_keeps_the_first_answer(self, store):
+        match = new_match(store)
+        assert store.remember(match, "k", "first") is None
+        assert store.remember(match, "k", "second") == "first"
+        assert store.idempotent(match, "k") == "first"
+
+
+class TestRedisKeysAndTTL:
+    def test_every_key_of_a_match_is_in_one_slot(self):
+        assert len({key_slot(k.encode()) for k in keys_of("abc-DEF_123")}) == 1
+        assert all(k.startswith("match:{abc-DEF_123}:") for k in keys_of("abc-DEF_123"))
+
+    def test_ttl_on_every_key_and_renewed_by_a_move(self, redis_url):
+        store = RedisStore(redis_url, ttl=100)
+        raw = redis.Redis.from_url(redis_url)
+        match = new_match(store)
+        snap, log, keys = keys_of(match)
+        assert 99_000 < raw.pttl(snap) <= 100_000
+        raw.pexpire(snap, 5_000)
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "a").kind == "ok"
+        for key in (snap, log, keys):
+            assert 99_000 < raw.pttl(key) <= 100_000, key
+        store.remember(match, "k2", "b")
+        assert 99_000 < raw.pttl(keys) <= 100_000
+
+    def test_expired_match_is_gone_with_its_log_and_keys(self, redis_url):
+        store = RedisStore(redis_url, ttl=100)
+        raw = redis.Redis.from_url(redis_url)
+        match = new_match(store)
+        store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "a")
+        for key in keys_of(match):
+            raw.pexpire(key, 1)
+        wait_for(lambda: raw.exists(*keys_of(match)) == 0, timeout=2, what="expiry")
+        assert store.get(match) is None and store.log(match) is None and store.idempotent(match, "k") is None
+
+    def test_api_snapshot_ttl_from_the_store(self, redis_url):
+        app = create_app({"TESTING": True, "REFEREE_STORE": RedisStore(redis_url, ttl=120)})
+        client = app.test_client()
+        match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
+        raw = redis.Redis.from_url(redis_url)
+        assert 119_000 < raw.pttl(keys_of(match["id"])[0]) <= 120_000
+
+
+class TestMemoryTTL:
+    def test_match_expires_after_ttl_and_a_move_renews_it(self):
+        now = [1000.0]
+        store = MemoryStore(ttl=10, clock=lambda: now[0])
+        match = new_match(store)
+        now[0] += 9
+        assert store.commit(match, 0, "{}", "{}", now[0]).kind == "ok"
+        now[0] += 9
+        assert store.get(match) is not None
+        now[0] += 2
+        assert store.get(match) is None and store.log(match) is None
+
+    def test_expired_match_answers_404(self):
+        now = [1000.0]
+        store = MemoryStore(ttl=10, clock=lambda: now[0])
+        client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+        match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
+        assert client.get(f"/v1/matches/{match['id']}").status_code == 200
+        now[0] += 11
+        assert client.get(f"/v1/matches/{match['id']}").status_code == 404
+
+
+class TestConfiguration:
+    def test_ttl_default_is_seven_days(self):
+        assert ttl_from_env({}) == 7 * 24 * 3600
+        assert ttl_from_env({"REFEREE_MATCH_TTL_SECONDS": "60"}) == 60
+        with pytest.raises(ValueError):
+            ttl_from_env({"REFEREE_MATCH_TTL_SECONDS": "0"})
+
+    def test_store_from_env(self):
+        assert store_from_env({}).kind == "memory"
+        single = store_from_env({"REDIS_URL": "redis://127.0.0.1:1/0"})
+        assert (single.kind, single.cluster, single.socket_timeout) == ("redis", False, 0.5)
+        cluster = store_from_env({"REDIS_URL": "redis://127.0.0.1:1", "REDIS_CLUSTER": "1",
+                                  "REDIS_SOCKET_TIMEOUT_SECONDS": "0.2"})
+        assert (cluster.kind, cluster.socket_timeout) == ("redis-cluster", 0.2)
+
+    @pytest.mark.parametrize("cluster", [False, True])
+    def test_client_is_lazy_and_failures_are_fast(self, cluster):
+        """Created without a server; the first use fails fast with StoreUnavailable."""
+        store = RedisStore(f"redis://127.0.0.1:{free_port()}/0", cluster=cluster, ttl=100)
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable):
+            store.get("m")
+        assert store.health()["ok"] is False
+        assert time.monotonic() - started < 2
