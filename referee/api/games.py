@@ -65,21 +65,21 @@ def game_blueprint(game: Game) -> Blueprint:
         return json_response(info)
 
     @blp.route("/setup", methods=["POST"])
-    @blp.arguments(schemas.setup_request)
+    @blp.arguments(schemas.setup_request())
     @blp.response(200, schemas.setup_answer)
     @described(f"{name}: a new game's first state from a player count, a seed and options.")
     def setup(body):
         return json_response(adjudication.setup(game, body))
 
     @blp.route("/legal-moves", methods=["POST"])
-    @blp.arguments(schemas.state_request)
+    @blp.arguments(schemas.state_request())
     @blp.response(200, schemas.moves_answer)
     @described(f"{name}: every move the acting player(s) may make now.")
     def legal_moves(body):
         return json_response(adjudication.legal_moves(game, body))
 
     @blp.route("/adjudicate", methods=["POST"])
-    @blp.arguments(schemas.adjudicate_request)
+    @blp.arguments(schemas.adjudicate_request())
     @blp.response(200, schemas.verdict)
     @described((f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
                           "violations with code, message and rulebook section)."))
@@ -87,14 +87,14 @@ def game_blueprint(game: Game) -> Blueprint:
         return json_response(adjudication.adjudicate(game, body, request_language()))
 
     @blp.route("/score", methods=["POST"])
-    @blp.arguments(schemas.state_request)
+    @blp.arguments(schemas.state_request())
     @blp.response(200, schemas.score_answer)
     @described(f"{name}: the score sheet and outcome of a state.")
     def score(body):
         return json_response(adjudication.score(game, body))
 
     @blp.route("/replay", methods=["POST"])
-    @blp.arguments(schemas.replay_request)
+    @blp.arguments(schemas.replay_request())
     @blp.response(200, schemas.replay_answer)
     @described(f"{name}: apply moves in order; stops at the first illegal move and reports it.")
     def replay(body):

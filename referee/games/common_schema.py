@@ -1,5 +1,7 @@
 """Schema pieces shared by every game: strict JSON types and the generator's position."""
 
+import re
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 
@@ -17,3 +19,43 @@ class RngState(Schema):
 
     seed = fields.String(required=True, validate=validate.Length(max=200))
     counter = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=2**53))
+
+
+class IdList(fields.List):
+    """A list of id strings matching ``pattern``: documented like
+    ``List(String(validate=Regexp(pattern)))``, validated in one loop (states carry dozens of
+    card ids; one marshmallow field per item costs more than judging the move)."""
+
+    def __init__(self, pattern: str, error: str = "not a valid id", **kwargs):
+        self._regex = re.compile(pattern)
+        self._error = error
+        super().__init__(fields.String(validate=validate.Regexp(pattern, error=error)), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise ValidationError("Not a valid list.")
+        match = self._regex.match
+        errors = {index: [self._error if isinstance(item, str) else "Not a valid string."]
+                  for index, item in enumerate(value) if not (isinstance(item, str) and match(item))}
+        if errors:
+            raise ValidationError(errors, valid_data=[])
+        return list(value)
+
+
+class IntList(fields.List):
+    """A list of integers in ``[low, high]`` (JSON integers only, never booleans or floats):
+    documented like ``List(Integer(strict=True, validate=Range(low, high)))``, validated in one loop."""
+
+    def __init__(self, low: int, high: int, **kwargs):
+        self._low, self._high = low, high
+        super().__init__(fields.Integer(strict=True, validate=validate.Range(low, high)), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise ValidationError("Not a valid list.")
+        low, high = self._low, self._high
+        errors = {index: [f"Must be an integer from {low} to {high}."] for index, item in enumerate(value)
+                  if type(item) is not int or not low <= item <= high}
+        if errors:
+            raise ValidationError(errors, valid_data=[])
+        return list(value)

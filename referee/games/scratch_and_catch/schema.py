@@ -6,20 +6,25 @@ Consistency (every card in one place, ordered line, ...) is checked by the pure 
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import RngState, StrictBoolean
+from referee.games.common_schema import IdList, IntList, RngState, StrictBoolean
 
 from referee.games.scratch_and_catch.rules import CHANCE_MODES
 
-CARD_ID = validate.Regexp(r"^[CS](10|[1-9])-[1-9][0-9]?$", error="not a card id (C<number>-<copy> or S<number>-<copy>)")
+CARD_PATTERN = r"^[CS](10|[1-9])-[1-9][0-9]?$"
+CARD_ERROR = "not a card id (C<number>-<copy> or S<number>-<copy>)"
+CARD_ID = validate.Regexp(CARD_PATTERN, error=CARD_ERROR)
 
 
 def _card(**kwargs):
     return fields.String(validate=CARD_ID, metadata={"description": "card id, e.g. C5-1 (Cat) or S5-1 (Scratch)"}, **kwargs)
 
 
+def _cards(**kwargs):
+    return IdList(CARD_PATTERN, CARD_ERROR, **kwargs)
+
+
 def _counts(description):
-    return fields.List(fields.Integer(strict=True, validate=validate.Range(0, 99)), validate=validate.Length(equal=10),
-                       required=True, metadata={"description": description})
+    return IntList(0, 99, validate=validate.Length(equal=10), required=True, metadata={"description": description})
 
 
 class ScratchAndCatchDeck(Schema):
@@ -28,9 +33,9 @@ class ScratchAndCatchDeck(Schema):
 
 
 class ScratchAndCatchDeal(Schema):
-    hands = fields.List(fields.List(_card(), validate=validate.Length(equal=4)), required=True,
+    hands = fields.List(_cards(validate=validate.Length(equal=4)), required=True,
                         validate=validate.Length(min=2, max=6), metadata={"description": "the 4 cards dealt to each seat"})
-    line = fields.List(_card(), required=True, validate=validate.Length(equal=4),
+    line = _cards(required=True, validate=validate.Length(equal=4),
                        metadata={"description": "the 4 cards turned onto the line"})
 
 
@@ -53,14 +58,14 @@ class ScratchAndCatchStateOptions(Schema):
 
 
 class ScratchAndCatchPlayer(Schema):
-    hand = fields.List(_card(), required=True, validate=validate.Length(max=4))
+    hand = _cards(required=True, validate=validate.Length(max=4))
     fleas = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=10_000))
-    collected = fields.List(_card(), required=True, validate=validate.Length(max=1000))
+    collected = _cards(required=True, validate=validate.Length(max=1000))
 
 
 class ScratchAndCatchPile(Schema):
     value = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10))
-    cards = fields.List(_card(), required=True, validate=validate.Length(min=1, max=1000),
+    cards = _cards(required=True, validate=validate.Length(min=1, max=1000),
                         metadata={"description": "bottom first"})
 
 
@@ -86,7 +91,7 @@ class ScratchAndCatchState(Schema):
     players = fields.List(fields.Nested(ScratchAndCatchPlayer), required=True, validate=validate.Length(min=2, max=6))
     line = fields.List(fields.Nested(ScratchAndCatchPile), required=True, validate=validate.Length(max=10),
                        metadata={"description": "the piles on the line, ascending values"})
-    draw_pile = fields.List(_card(), required=True, validate=validate.Length(max=1000), metadata={"description": "top first"})
+    draw_pile = _cards(required=True, validate=validate.Length(max=1000), metadata={"description": "top first"})
     turn = fields.Nested(ScratchAndCatchTurn, required=True)
     final_turns = fields.Nested(ScratchAndCatchFinalTurns, required=True, allow_none=True)
     finished = StrictBoolean(required=True)

