@@ -361,10 +361,11 @@ def _pair_options(pairs: bool, deck_hockey: bool) -> list:
     return options
 
 
-def _block_options(kind: C.Kind) -> list:
-    """Every (bars, directions) a block can be stated with."""
+@lru_cache(maxsize=256)
+def _block_options(kind: C.Kind) -> tuple:
+    """Every (bars, directions) a block can be stated with (None: the block unused)."""
     if not kind.rows:
-        return [None]
+        return (None,)
     options: list = [None]
     bar_rows = [r for r in kind.rows if len(r) > 1]
     for sides in product(*(range(len(r)) for r in bar_rows)):
@@ -373,7 +374,7 @@ def _block_options(kind: C.Kind) -> list:
         moves = sum(1 for opt in chosen for e in opt.effects if e[0] == "movement")
         for directions in product(("black", "white"), repeat=moves):
             options.append((tuple(sides), tuple(directions)))
-    return options
+    return tuple(options)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -972,21 +973,23 @@ class Catatac(Game):
         players = state["players"]
         finished = state["finished"]
         marathon = state["marathon"]
-        clans = {}
-        for clan in C.CLANS:
-            clans[clan] = {"seats": [s for s, p in enumerate(players) if p["clan"] == clan],
-                           "points_cards": len(state["points"][clan]), "points": None, "sardines": None}
+        seats = {"white": [], "black": []}
+        for s, p in enumerate(players):
+            seats[p["clan"]].append(s)
+        clans = {clan: {"seats": seats[clan], "points_cards": len(state["points"][clan]), "points": None, "sardines": None}
+                 for clan in C.CLANS}
         scores: dict = {"clans": clans, "marathon": None}
+        final = None
         if marathon is not None:
             games = marathon["completed"]
             totals = {clan: {"points": sum(g[clan]["points"] for g in games),
                              "sardines": sum(g[clan]["sardines"] for g in games)} for clan in C.CLANS}
-            scores["marathon"] = {"game": marathon["game"], "games": games, "totals": totals}
+            scores["marathon"] = {"game": marathon["game"], "games": list(games), "totals": totals}
             final = totals
-        else:
-            final = _clan_totals(state["points"])
         if not finished:
             return scores, Outcome(False)
+        if final is None:
+            final = _clan_totals(state["points"])
         if marathon is None:
             for clan in C.CLANS:
                 clans[clan].update(final[clan])
