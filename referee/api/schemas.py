@@ -11,6 +11,8 @@ from types import ModuleType
 
 from marshmallow import Schema, fields, validate
 
+from referee.api.fast_nested import FastNested
+
 MAX_REPLAY_MOVES = 5000
 
 
@@ -113,13 +115,13 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
                               metadata={"description": "seed of the generator (docs/rng.md); random when absent"}),
         "options": fields.Nested(options),
     })
-    state_request = make("StateRequest", {"state": fields.Nested(state, required=True)})
+    state_request = make("StateRequest", {"state": FastNested(state, required=True)})
     adjudicate_request = make("AdjudicateRequest", {
-        "state": fields.Nested(state, required=True),
+        "state": FastNested(state, required=True),
         "move": fields.Nested(move, required=True),
     })
     replay_request = make("ReplayRequest", {
-        "state": fields.Nested(state, required=True),
+        "state": FastNested(state, required=True),
         "moves": fields.List(fields.Nested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES)),
     })
     verdict = make("Verdict", {
@@ -135,7 +137,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         state_request=state_request,
         adjudicate_request=adjudicate_request,
         replay_request=replay_request,
-        setup_answer=make("SetupAnswer", {"state": fields.Nested(state, required=True)}),
+        setup_answer=make("SetupAnswer", {"state": FastNested(state, required=True)}),
         moves_answer=make("LegalMoves", {"moves": fields.List(fields.Nested(move), required=True)}),
         verdict=verdict,
         score_answer=make("ScoreAnswer", {
@@ -143,7 +145,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
             "outcome": fields.Nested(OutcomeOut, required=True),
         }),
         replay_answer=make("ReplayAnswer", {
-            "state": fields.Nested(state, required=True),
+            "state": FastNested(state, required=True),
             "steps": fields.List(fields.Nested(verdict), required=True),
             "first_illegal": fields.Nested(IllegalStep, required=True, allow_none=True),
         }),
