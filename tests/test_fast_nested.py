@@ -1,0 +1,70 @@
+"""The compiled fast path of FastNested accepts exactly what marshmallow accepts."""
+
+import copy
+
+from hypothesis import given, settings, strategies as st
+from marshmallow import ValidationError
+
+from referee.api.fast_nested import compiled_validator, _has_float
+from referee.games import GAMES, PACKAGES
+from importlib import import_module
+
+ODD_VALUES = [None, True, False, 0, 1, -1, 1.0, 2.5, "", "x", "C1-1", "S10-2", [], {}, [1], {"a": 1}, 10**20]
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, prefix + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, prefix + (index,))
+
+
+def _replace(value, path, new):
+    if not path:
+        return new
+    value = copy.deepcopy(value)
+    target = value
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    return value
+
+
+def _marshmallow_accepts(schema_class, value):
+    try:
+        schema_class().load(value)
+        return True
+    except ValidationError:
+        return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(game_id=st.sampled_from(sorted(GAMES)), seed=st.text(max_size=5), data=st.data())
+def test_fast_path_agrees_with_marshmallow(game_id, seed, data):
+    game = GAMES[game_id]
+    state_schema = import_module(f"referee.games.{PACKAGES[game_id]}.schema").STATE
+    validator = compiled_validator(state_schema)
+    state = game.setup(data.draw(st.sampled_from(game.player_counts)), seed or "s", {})
+    paths = list(_paths(state))
+    path = data.draw(st.sampled_from(paths))
+    mutated = _replace(state, path, data.draw(st.sampled_from(ODD_VALUES)))
+    if data.draw(st.booleans()) and isinstance(mutated, dict):
+        mutated = dict(mutated, unexpected=1)
+    expected = _marshmallow_accepts(state_schema, mutated)
+    if validator is None:
+        return
+    fast = validator.is_valid(mutated) and not _has_float(mutated)
+    # The fast path may only say yes when marshmallow says yes; a fast "no" falls back to marshmallow.
+    assert not fast or expected, (path, mutated if len(str(mutated)) < 500 else path)
+
+
+def test_valid_states_take_the_fast_path():
+    for game_id, game in GAMES.items():
+        state_schema = import_module(f"referee.games.{PACKAGES[game_id]}.schema").STATE
+        validator = compiled_validator(state_schema)
+        if validator is not None:
+            assert validator.is_valid(game.setup(game.player_counts[0], "fast", {}))
+    assert compiled_validator(import_module("referee.games.scratch_and_catch.schema").STATE) is not None
