@@ -248,15 +248,27 @@ def _check_cached(key: str) -> Catalogue:
     return check_catalogue(json.loads(key))
 
 
+# The same catalogue object travels from state to state (copies share it): remember the last
+# few by identity, keeping a reference so that an id is never reused while it is remembered.
+_BY_IDENTITY: dict[int, tuple[Any, Catalogue]] = {}
+
+
 def load_catalogue(data: Any) -> Catalogue:
     """The compiled catalogue for ``data`` (None: the default). Cached; raises CatalogueError."""
     if data is None:
         return DEFAULT
+    known = _BY_IDENTITY.get(id(data))
+    if known is not None and known[0] is data:
+        return known[1]
     try:
         key = json.dumps(data, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError):
         raise CatalogueError([("", "must be JSON")]) from None
-    return _check_cached(key)
+    compiled = _check_cached(key)
+    if len(_BY_IDENTITY) >= 64:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(data)] = (data, compiled)
+    return compiled
 
 
 DEFAULT = check_catalogue(DEFAULT_CATALOGUE)

@@ -561,13 +561,14 @@ class CallOfKatulhu(Game):
         :func:`cards.set_points`; most points wins; ties go to the largest white or black set,
         then the largest blue, red or yellow set, then the most white and black cats together;
         otherwise both win (tiebreak "shared"). Scores are provisional until ``finished``."""
-        cat = catalogue_of(state)
+        cats = catalogue_of(state).cats
+        points_of = C.set_points
         sheet = []
         for seat, player in enumerate(state["players"]):
-            sets = {colour: 0 for colour in C.COLOURS}
+            sets = dict.fromkeys(C.COLOURS, 0)
             for card in player["cats"]:
-                sets[cat.cats[card][0]] += 1
-            points = {colour: C.set_points(colour, n) for colour, n in sets.items()}
+                sets[cats[card][0]] += 1
+            points = {colour: points_of(colour, n) for colour, n in sets.items()}
             sheet.append({"player": seat, "cats": len(player["cats"]), "sets": sets, "points": points,
                           "total": sum(points.values())})
         scores = {"players": sheet}
