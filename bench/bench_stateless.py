@@ -6,8 +6,8 @@
    complete random games per second (setup, then legal-moves + adjudicate until the end).
 2. Over HTTP, in one run: POST /v1/games/<game>/adjudicate under gunicorn, against a minimal
    Flask endpoint that parses and echoes the same JSON body under the same gunicorn settings;
-   the load comes from wrk (a separate process); the figure is requests per second and the
-   ratio referee / echo.
+   the load comes from wrk (a separate process), in alternating rounds; the figures are the
+   median requests per second of each, their ratio, and the servers' resident memory.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import random
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -116,6 +117,17 @@ def _start(app: str, port: int, workers: int, cwd: Path) -> subprocess.Popen:
     raise RuntimeError(f"{app} did not start")
 
 
+def _rss_kib(server: subprocess.Popen) -> int:
+    """Resident memory of the gunicorn master and its workers, in KiB (Linux /proc)."""
+    pids = [server.pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True,
+                                                          text=True).stdout.split()]
+    total = 0
+    for pid in pids:
+        status = Path(f"/proc/{pid}/status").read_text()
+        total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
+    return total
+
+
 def _wrk(url: str, body_path: str, seconds: int, connections: int, script: str) -> float:
     env = dict(os.environ, BENCH_BODY=body_path)
     out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-s", script, url],
@@ -126,7 +138,7 @@ def _wrk(url: str, body_path: str, seconds: int, connections: int, script: str) 
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
 
-def bench_http(game, seconds: int, workers: int, connections: int) -> dict:
+def bench_http(game, seconds: int, workers: int, connections: int, rounds_count: int = 5) -> dict:
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed for the HTTP benchmark: apt-get install wrk")
     state, move = sample_positions(game, 40)[20]
@@ -136,20 +148,32 @@ def bench_http(game, seconds: int, workers: int, connections: int) -> dict:
         (folder_path / "echo_app.py").write_text(ECHO_APP)
         (folder_path / "post.lua").write_text(WRK_SCRIPT)
         (folder_path / "body.json").write_text(body)
-        results = {}
-        for name, app, path in (("echo", "echo_app:app", "/echo"),
-                                ("referee", "referee.wsgi:app", f"/v1/games/{game.id}/adjudicate")):
-            port = _free_port()
-            server = _start(app, port, workers, folder_path if name == "echo" else ROOT)
-            try:
-                url = f"http://127.0.0.1:{port}{path}"
-                _wrk(url, str(folder_path / "body.json"), 2, connections, str(folder_path / "post.lua"))  # warm-up
-                results[name] = _wrk(url, str(folder_path / "body.json"), seconds, connections, str(folder_path / "post.lua"))
-            finally:
+        servers = {}
+        try:
+            for name, app, path in (("echo", "echo_app:app", "/echo"),
+                                    ("referee", "referee.wsgi:app", f"/v1/games/{game.id}/adjudicate")):
+                port = _free_port()
+                servers[name] = (_start(app, port, workers, folder_path if name == "echo" else ROOT),
+                                 f"http://127.0.0.1:{port}{path}")
+            run = lambda url, length: _wrk(url, str(folder_path / "body.json"), length, connections,  # noqa: E731
+                                           str(folder_path / "post.lua"))
+            for _server, url in servers.values():
+                run(url, 2)  # warm-up
+            # Alternate short rounds so that both see the same machine; keep the median of each.
+            rounds: dict[str, list[float]] = {"echo": [], "referee": []}
+            for _ in range(rounds_count):
+                for name, (_server, url) in servers.items():
+                    rounds[name].append(run(url, max(1, seconds // rounds_count)))
+            results = {name: statistics.median(values) for name, values in rounds.items()}
+            for name, (server, _url) in servers.items():
+                results[name + "_rss"] = _rss_kib(server)
+        finally:
+            for server, _url in servers.values():
                 server.terminate()
                 server.wait(timeout=15)
     return {"body_bytes": len(body), "echo_rps": round(results["echo"]), "referee_rps": round(results["referee"]),
-            "ratio": round(results["referee"] / results["echo"], 3)}
+            "ratio": round(results["referee"] / results["echo"], 3),
+            "echo_rss_mib": round(results["echo_rss"] / 1024, 1), "referee_rss_mib": round(results["referee_rss"] / 1024, 1)}
 
 
 def main() -> None:
