@@ -72,3 +72,27 @@ def test_the_image_command_starts_the_service():
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+def test_referee_serve_starts_gunicorn():
+    """The README's start command ends in `referee serve`."""
+    port = _free_port()
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    env.pop("WEB_CONCURRENCY", None)
+    server = subprocess.Popen([str(Path(sys.executable).with_name("referee")), "serve", "--bind", f"127.0.0.1:{port}"],
+                              env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/games", timeout=1) as answer:
+                    assert {g["id"] for g in json.load(answer)["games"]} >= {"scratch-and-catch"}
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("referee serve did not start: " + server.stderr.read().decode()[-2000:])
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
