@@ -50,8 +50,47 @@ blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
 
 # -- helpers ----------------------------------------------------------------------------------
 
+class RecentSnapshots:
+    """The latest snapshot this process read or wrote for each match (bounded, per process,
+    entries younger than ``max_age`` seconds).
+
+    A move naming the cached version skips the read from the store: safe because the commit
+    script checks the version again atomically, and a version's state never changes (a stale
+    cache only turns into 412, exactly as a stale If-Match does). Reads (GET) always go to the
+    store."""
+
+    def __init__(self, size: int = 4096, max_age: float = 60.0):
+        self.size = size
+        self.max_age = max_age
+        self._items: dict[str, tuple[int, float, dict, dict, str]] = {}
+
+    def get(self, match_id: str, version: int) -> tuple[dict, dict, str] | None:
+        """``(meta, state, state_text)`` of ``version`` if cached and fresh, else None."""
+        item = self._items.get(match_id)
+        if item is None or item[0] != version or time.monotonic() - item[1] > self.max_age:
+            return None
+        return item[2], item[3], item[4]
+
+    def put(self, match_id: str, version: int, meta: dict, state: dict, text: str) -> None:
+        items = self._items
+        items.pop(match_id, None)
+        items[match_id] = (version, time.monotonic(), meta, state, text)
+        while len(items) > self.size:
+            try:
+                items.pop(next(iter(items)), None)
+            except (StopIteration, RuntimeError):
+                break
+
+    def drop(self, match_id: str) -> None:
+        self._items.pop(match_id, None)
+
+
 def _store():
     return current_app.extensions["referee.store"]
+
+
+def _recent() -> RecentSnapshots:
+    return current_app.extensions["referee.recent_snapshots"]
 
 
 def _etag(version: int) -> str:
@@ -197,15 +236,19 @@ def redactions(game: Game, before: dict, after: dict, players: int, move: dict, 
     after the move (``before_text``/``after_text``: their compact JSON) that neither of the
     reader's views (``Game.view``) shows: a card drawn into a hand, a card placed face down,
     a card left in the deck. Generic over games; assumes a seat sees at least what a
-    spectator sees, so the common case (everything named is public) costs one view."""
+    spectator sees, so the common case (everything named is public) costs two views."""
     named: set = set()
     _strings(move, named)
     _strings(events, named)
     named = {value for value in named if _shown(value, before_text) or _shown(value, after_text)}
-    if not named or not (named - _seen(game, after, None, named)):
+    if named:
+        named -= _seen(game, after, None, named)
+    if named:
+        named -= _seen(game, before, None, named)
+    if not named:
         return {}
-    hidden_for: dict = {}
-    for seat in [None, *range(players)]:
+    hidden_for: dict = {audience(None): {"move": _mask(move, named), "events": _mask(events, named)}}
+    for seat in range(players):
         hidden = named - _seen(game, after, seat, named)
         if hidden:
             hidden -= _seen(game, before, seat, hidden)
@@ -301,7 +344,9 @@ def get_match(query, match_id):
     if seat is not None:
         _require_seat(meta, seat)
     game = GAMES[meta["game"]]
-    answer = _match_json(game, match_id, meta, snap.version, json.loads(snap.state), snap.updated, snap.expires, seat)
+    state = json.loads(snap.state)
+    _recent().put(match_id, snap.version, meta, state, snap.state)
+    answer = _match_json(game, match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
     response = _with_etag(json_response(answer), snap.version)
     response.headers["Cache-Control"] = "private, no-cache"
     response.headers["Vary"] = "Authorization"
@@ -399,39 +444,46 @@ def post_move(body, match_id):
     expected = _expected_version()
     key = _idempotency_key()
     store = _store()
-    snap = _snapshot(match_id)
-    meta = json.loads(snap.meta)
+    recent = _recent()
+    cached = recent.get(match_id, expected)
+    if cached is not None:
+        version, (meta, state, state_before) = expected, cached
+    else:
+        snap = _snapshot(match_id)
+        version, meta, state, state_before = snap.version, json.loads(snap.meta), None, snap.state
     game = GAMES[meta["game"]]
     move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
     seat = move["player"]
     _require_seat(meta, seat)
     fingerprint = _fingerprint(seat, move) if key is not None else ""
-    if key is not None:
-        stored = store.idempotent(match_id, key)
-        if stored is not None:
-            return _replayed(stored, fingerprint)
-    if expected != snap.version:
-        raise ProblemError(412, f"The match is at version {snap.version}; this move was chosen on another version.",
-                           headers={"ETag": _etag(snap.version)})
-    state = json.loads(snap.state)
+    if expected != version:
+        if key is not None:
+            stored = store.idempotent(match_id, key)
+            if stored is not None:
+                return _replayed(stored, fingerprint)
+        raise ProblemError(412, f"The match is at version {version}; this move was chosen on another version.",
+                           headers={"ETag": _etag(version)})
+    if state is None:
+        state = json.loads(state_before)
+        recent.put(match_id, version, meta, state, state_before)
     verdict = game.adjudicate(state, move, checked=True)
     answer = adjudication.verdict_json(verdict, request_language())
     answer["scores"] = answer["scores"] if verdict.outcome.finished else None
     answer["id"] = match_id
     if not verdict.legal:
-        answer["version"] = snap.version
+        answer["version"] = version
         text = adjudication.dumps(answer)
         if key is not None:
-            earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": snap.version,
-                                                                "body": text}))
+            earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": version, "body": text}))
             if earlier is not None:
                 return _replayed(earlier, fingerprint)
-        return _with_etag(Response(text, status=200, content_type="application/json"), snap.version)
-    new_version = snap.version + 1
+        return _with_etag(Response(text, status=200, content_type="application/json"), version)
+    new_version = version + 1
     now = time.time()
     answer["version"] = new_version
     state_text = adjudication.dumps(verdict.state)
-    hidden = redactions(game, state, verdict.state, meta["players"], move, verdict.events, snap.state, state_text)
+    hidden = redactions(game, state, verdict.state, meta["players"], move, verdict.events,
+                        state_before, state_text)
     mine = hidden.get(audience(seat))
     if mine is not None:
         answer["events"] = mine["events"]
@@ -441,10 +493,11 @@ def post_move(body, match_id):
     if hidden:
         entry["hidden"] = hidden
     stored = json.dumps({"fp": fingerprint, "version": new_version, "body": text}) if key is not None else None
-    result = store.commit(match_id, snap.version, state_text, adjudication.dumps(entry), now,
-                          key, stored)
+    result = store.commit(match_id, version, state_text, adjudication.dumps(entry), now, key, stored)
     if result.kind == "ok":
+        recent.put(match_id, new_version, meta, verdict.state, state_text)
         return _with_etag(Response(text, status=200, content_type="application/json"), new_version)
+    recent.drop(match_id)
     if result.kind == "replay":
         return _replayed(result.stored, fingerprint)
     if result.kind == "missing":
@@ -467,6 +520,7 @@ def register_matches(app: Flask, api: Api) -> None:
     given, else :func:`referee.store.store_from_env`) in ``app.extensions["referee.store"]``."""
     store = app.config.get("REFEREE_STORE") or store_from_env()
     app.extensions["referee.store"] = store
+    app.extensions["referee.recent_snapshots"] = RecentSnapshots()
     api.spec.components.security_scheme(SECURITY_SCHEME, {
         "type": "http", "scheme": "bearer",
         "description": "a seat's secret, returned once when the match is created"})

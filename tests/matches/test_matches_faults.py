@@ -48,14 +48,14 @@ def stateless_answers(client):
     assert judged.status_code == 200 and judged.get_json()["legal"] is True
 
 
-def match_endpoints_unavailable(client, match, version):
+def match_endpoints_unavailable(client, match, version, legal):
     started = time.monotonic()
     assert_unavailable(client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}))
     assert_unavailable(client.get(f"/v1/matches/{match['id']}"))
     assert_unavailable(client.get(f"/v1/matches/{match['id']}/log"))
-    assert_unavailable(client.post(f"/v1/matches/{match['id']}/moves",
-                                   json={"move": {"type": "play", "player": 0, "source": "pile"}},
-                                   headers={"If-Match": f'"{version}"', "Authorization": "Bearer x"}))
+    assert_unavailable(client.post(f"/v1/matches/{match['id']}/moves", json={"move": legal},
+                                   headers={"If-Match": f'"{version}"',
+                                            "Authorization": f"Bearer {match['seats'][legal['player']]['secret']}"}))
     ready = client.get("/readyz")
     assert ready.status_code == 503 and ready.get_json()["store"]["ok"] is False
     return time.monotonic() - started
@@ -69,6 +69,10 @@ def play_one(client, store, match, version):
                                   "Authorization": f"Bearer {match['seats'][legal['player']]['secret']}"})
     assert answer.status_code == 200 and answer.get_json()["version"] == version + 1
     return version + 1
+
+
+def next_legal(store, match):
+    return GAME.legal_moves(json.loads(store.get(match["id"]).state))[0]
 
 
 def test_outage_and_recovery(server):
@@ -86,9 +90,10 @@ def test_outage_and_recovery(server):
     version = play_one(client, store, match, 0)
 
     # Stopped (connections refused); the data is saved and comes back with the server.
+    legal = next_legal(store, match)
     subprocess.run(["redis-cli", "-p", str(server.port), "shutdown", "save"], capture_output=True, timeout=10)
     server.process.wait(10)
-    elapsed = match_endpoints_unavailable(client, match, version)
+    elapsed = match_endpoints_unavailable(client, match, version, legal)
     assert elapsed < 5, f"503 answers took {elapsed:.1f}s"
     stateless_answers(client)
 
@@ -97,9 +102,10 @@ def test_outage_and_recovery(server):
     assert client.get("/readyz").status_code == 200
 
     # Frozen (timeouts rather than refusals).
+    legal = next_legal(store, match)
     os.kill(server.process.pid, signal.SIGSTOP)
     try:
-        elapsed = match_endpoints_unavailable(client, match, version)
+        elapsed = match_endpoints_unavailable(client, match, version, legal)
         assert elapsed < 10, f"503 answers took {elapsed:.1f}s"
         stateless_answers(client)
     finally:
