@@ -9,6 +9,7 @@ from referee.engine.core import Game
 # game id -> package under referee.games (the package exports GAME and has a schema module)
 PACKAGES: dict[str, str] = {
     "scratch-and-catch": "scratch_and_catch",
+    "call-of-katulhu": "call_of_katulhu",
 }
 
 GAMES: dict[str, Game] = {

@@ -18,6 +18,7 @@ A catalogue (JSON)::
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
@@ -34,6 +35,9 @@ CATS_TO_END = 7          # Gameplay: the first player to collect 7 cats ends the
 STALL_ROUNDS = 2         # Gameplay: 2 rounds without any cat removed
 MAX_CATS = 500           # a sanity bound for a caller's catalogue
 MAX_ID_LENGTH = 40
+# Toy and cat ids: a letter or digit, then letters, digits and . _ : - (at most 40 characters).
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$"
+_ID = re.compile(ID_PATTERN)
 
 DECK_COLOURS = ("blue", "red")   # Setup: seat 0 takes the blue deck, seat 1 the red deck
 
@@ -126,7 +130,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _is_id(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
 
 
 def check_catalogue(data: Any) -> Catalogue:
@@ -148,7 +152,7 @@ def check_catalogue(data: Any) -> Catalogue:
     toys = data.get("toys")
     if (not isinstance(toys, list) or len(toys) != TOYS_PER_DECK
             or not all(_is_id(t) for t in toys)):
-        raise CatalogueError(errors + [("/toys", f"must list {TOYS_PER_DECK} toy ids (non-empty strings of at most {MAX_ID_LENGTH} characters)")])
+        raise CatalogueError(errors + [("/toys", f"must list {TOYS_PER_DECK} toy ids (letters, digits and . _ : -, at most {MAX_ID_LENGTH} characters)")])
     if len(set(toys)) != len(toys):
         raise CatalogueError(errors + [("/toys", "each toy is listed once")])
     toy_set = frozenset(toys)
@@ -196,7 +200,7 @@ def check_catalogue(data: Any) -> Catalogue:
         cat_id, colour, slots = cat.get("id"), cat.get("colour"), cat.get("slots")
         good = True
         if not _is_id(cat_id):
-            errors.append((f"{where}/id", f"must be a non-empty string of at most {MAX_ID_LENGTH} characters"))
+            errors.append((f"{where}/id", f"must be letters, digits and . _ : -, at most {MAX_ID_LENGTH} characters"))
             good = False
         elif cat_id in cats:
             errors.append((f"{where}/id", f"cat id {cat_id} is used twice"))

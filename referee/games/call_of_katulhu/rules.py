@@ -163,6 +163,7 @@ class CallOfKatulhu(Game):
     title = "Call of Katulhu"
     player_counts = (2,)
     rules_version = "call-of-katulhu/en-1"
+    messages = MESSAGES
 
     # -- description ---------------------------------------------------------------------
 
