@@ -41,6 +41,7 @@ from referee.store import StoreUnavailable, store_from_env
 RETRY_AFTER_SECONDS = 1
 MAX_KEY_LENGTH = 255
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
+_VERSION = re.compile(r"^[0-9]{1,18}$")
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SECURITY_SCHEME = "SeatSecret"
 
@@ -301,8 +302,9 @@ _MATCH_ID = {"match_id": "$response.body#/id"}
         "GetMatchLog": {"operationId": "getMatchLog", "parameters": _MATCH_ID,
                         "description": "the log of the match just created"},
         "PostMove": {"operationId": "postMove",
-                     "parameters": {**_MATCH_ID, "header.If-Match": "$response.header.ETag"},
-                     "description": "a move in the match just created, at the version just created"},
+                     "parameters": {**_MATCH_ID, "header.If-Match": "$response.header.ETag",
+                                    "header.Authorization": "Bearer {$response.body#/seats/0/secret}"},
+                     "description": "a move by seat 0 in the match just created, at the version just created"},
     }},
     "422": _INVALID, "503": _UNAVAILABLE})
 def create_match(body):
@@ -413,7 +415,7 @@ def _expected_version() -> int:
     if condition.star_tag:
         raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
     for tag in condition.as_set(include_weak=False):
-        if tag.isdigit():
+        if isinstance(tag, str) and _VERSION.match(tag):
             return int(tag)
     return -1
 
