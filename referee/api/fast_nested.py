@@ -43,7 +43,7 @@ def _plain_field(field: fields.Field) -> bool:
 
 
 def _plain_schema(schema: Schema) -> bool:
-    if schema._hooks or schema.many or schema.unknown != "raise":
+    if any(schema._hooks.values()) or schema.many or schema.unknown != "raise":
         return False
     return all(_plain_field(field) for field in schema.fields.values())
 
