@@ -398,3 +398,22 @@ def test_view_shows_the_toys_set_aside():
     """Optional Advanced Game Rule: the set-aside toys are known to both (the others were shown)."""
     after = play_round(build(QUIET_TABLE, options={"catalogue": MECH, "advanced": True}), BLUE, RED).state
     assert GAME.view(after, 1)["players"][0]["must_play"] == ["catnip", "box"]
+
+
+def test_cats_won_are_visible_to_the_other_player():
+    """Gameplay: cats that you have won must be visible to the other player (and spectators)."""
+    after = play_round(build(["a", "b", "c", "d", "e"], options=MECH_OPTS), BLUE, RED).state
+    assert GAME.view(after, 1)["players"][0]["cats"] == ["a"]
+    assert GAME.view(after, None)["players"][1]["cats"] == ["c"]
+    assert GAME.view(after, 1)["discard_pile"] == ["d"]
+
+
+def test_replay_of_a_round_then_an_illegal_move():
+    """Gameplay through replay: two placements resolve the round; a third placement by the same
+    player in the next round is fine, a repeated one is reported as the first illegal move."""
+    state = build(["a", "b", "c", "d", "e"], options=MECH_OPTS)
+    moves = [place(0, *BLUE), place(1, *RED), place(1, *RED), place(1, *BLUE)]
+    final, verdicts, illegal_at = GAME.replay(state, moves)
+    assert illegal_at == 3 and [v.legal for v in verdicts] == [True, True, True, False]
+    assert verdicts[3].violations[0].code == "ALREADY_PLACED"
+    assert final["players"][1]["placement"] == list(RED) and final["round"] == 2
