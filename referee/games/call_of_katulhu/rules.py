@@ -168,6 +168,7 @@ class CallOfKatulhu(Game):
     # -- description ---------------------------------------------------------------------
 
     def options_info(self) -> dict:
+        """The setup options with their defaults: chance, advanced, catalogue (JSON)."""
         return {
             "chance": {"default": "seeded", "enum": list(CHANCE_MODES),
                        "description": "seeded: the generator shuffles and turns up cats; table: 'reveal' moves name "
@@ -600,7 +601,6 @@ def decide(sheet: list[dict]) -> Outcome:
     """The outcome of a finished game from its score sheet (rulebook, Cat Cards): most points;
     then the largest white or black set; then the largest blue, red or yellow set; then the
     most white and black cats combined; otherwise both win."""
-    seats = [row["player"] for row in sheet]
     best = max(row["total"] for row in sheet)
     leaders = [row for row in sheet if row["total"] == best]
     if len(leaders) == 1:
@@ -617,5 +617,4 @@ def decide(sheet: list[dict]) -> Outcome:
             leaders = narrowed
             if len(leaders) == 1:
                 return Outcome(True, (leaders[0]["player"],), name)
-    del seats
     return Outcome(True, tuple(row["player"] for row in leaders), TIEBREAK_SHARED)
