@@ -10,6 +10,7 @@ from referee.engine.core import Game
 PACKAGES: dict[str, str] = {
     "scratch-and-catch": "scratch_and_catch",
     "call-of-katulhu": "call_of_katulhu",
+    "catatac": "catatac",
 }
 
 GAMES: dict[str, Game] = {

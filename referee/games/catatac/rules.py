@@ -415,6 +415,7 @@ class Catatac(Game):
     title = "CATATAC"
     player_counts = (2, 4, 6)
     rules_version = "catatac/en-1"
+    messages = MESSAGES
 
     # -- description ---------------------------------------------------------------------
 
