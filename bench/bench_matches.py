@@ -148,6 +148,26 @@ def load(kind: str, port: int, index: int, seconds: float, players: int, start_a
     queue.put((requests, errors))
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of processes (Linux /proc), 0 where unreadable."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
 def run(kind: str, port: int, clients: int, seconds: float, players: int) -> tuple[float, int]:
     queue = multiprocessing.Queue()
     start_at = time.time() + 3.0  # time for each process to plan and create its first matches
@@ -188,12 +208,19 @@ def main() -> None:
     try:
         wait_port(port)
         rates: dict[str, list[float]] = {"stateless": [], "match": []}
+        cpu: dict[str, list[float]] = {"stateless": [0.0, 0.0, 0], "match": [0.0, 0.0, 0]}
         errors = 0
+        workers = children(server.pid)
         for _ in range(args.rounds):
             for kind in ("stateless", "match"):
+                before = cpu_seconds(workers), cpu_seconds([redis_proc.pid] if redis_proc else [])
                 rate, failed = run(kind, port, args.clients, args.seconds, args.players)
+                after = cpu_seconds(workers), cpu_seconds([redis_proc.pid] if redis_proc else [])
                 rates[kind].append(rate)
                 errors += failed
+                cpu[kind][0] += after[0] - before[0]
+                cpu[kind][1] += after[1] - before[1]
+                cpu[kind][2] += int(rate * args.seconds)
         stateless, match = statistics.mean(rates["stateless"]), statistics.mean(rates["match"])
         print(f"| operation | requests/s (mean of {args.rounds} runs of {args.seconds:g} s) | runs |")
         print("|---|---|---|")
@@ -202,6 +229,10 @@ def main() -> None:
         print(f"| POST /v1/matches/{{id}}/moves (Redis) | {match:.0f} | "
               + ", ".join(f"{r:.0f}" for r in rates["match"]) + " |")
         print(f"\nratio match / stateless: {match / stateless:.2f}; failed or illegal answers: {errors}")
+        for kind in ("stateless", "match"):
+            worker_cpu, redis_cpu, count = cpu[kind]
+            print(f"CPU per {kind} request (includes creating matches): gunicorn workers "
+                  f"{worker_cpu / max(count, 1) * 1e6:.0f} us, redis-server {redis_cpu / max(count, 1) * 1e6:.0f} us")
         print(f"settings: {args.workers} sync workers, {args.clients} load processes, {args.players} players, "
               f"{os.cpu_count()} CPUs, Redis {url.split('@')[-1]}")
     finally:
