@@ -20,7 +20,7 @@ from marshmallow import Schema, fields, missing, validate
 
 from referee.games.common_schema import IdList, IntList, StrictBoolean
 
-_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, IdList, IntList)
+_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, IdList, IntList)
 _EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp)
 
 
@@ -37,6 +37,10 @@ def _plain_field(field: fields.Field) -> bool:
             return False
     if isinstance(field, fields.List):
         return _plain_field(field.inner)
+    if isinstance(field, fields.Dict):
+        # Keys: JSON object keys are strings; only unvalidated string keys are expressed exactly.
+        keys_plain = field.key_field is None or (type(field.key_field) is fields.String and not field.key_field.validators)
+        return keys_plain and field.value_field is not None and _plain_field(field.value_field)
     if isinstance(field, fields.Nested):
         return _plain_schema(field.schema)
     return True
