@@ -9,8 +9,9 @@
 
 Works for every registered game through the Game hooks only (setup, adjudicate, score,
 view). Hidden information: states are shown through ``Game.view``; in moves and events, any
-string of the full state that the reader's views (before and after the move) do not show is
-replaced by null (a card drawn into a hand, a face-down placement). See docs/matches.md.
+string of the full state that the spectator's views (before and after the move) do not show
+is replaced by null for every reader but the moving seat (a card drawn into a hand, a
+face-down placement). See docs/matches.md.
 """
 
 from __future__ import annotations
@@ -233,11 +234,13 @@ def redactions(game: Game, before: dict, after: dict, players: int, move: dict, 
     """For each reader (spectator, seat 0, ...) who may not see every value of ``move`` and
     ``events``: ``{audience: {"move", "events"}}`` with those values replaced by null.
 
-    A value is hidden from a reader when it is a string value of the full state before or
-    after the move (``before_text``/``after_text``: their compact JSON) that neither of the
-    reader's views (``Game.view``) shows: a card drawn into a hand, a card placed face down,
-    a card left in the deck. Generic over games; assumes a seat sees at least what a
-    spectator sees, so the common case (everything named is public) costs two views."""
+    A value is hidden from spectators when it is a string value of the full state before or
+    after the move (``before_text``/``after_text``: their compact JSON) that neither
+    spectator view (``Game.view``) shows: a card drawn into a hand, a card placed face down,
+    a card left in the deck. Seats other than the mover read exactly what a spectator reads
+    (card ids need not be unique: a seat holding a "yarn" toy must not see another seat's
+    face-down "yarn"); the moving seat also sees the values its own views show. Generic over
+    games; the common case (everything named is public) costs two views."""
     named: set = set()
     _strings(move, named)
     _strings(events, named)
@@ -248,8 +251,13 @@ def redactions(game: Game, before: dict, after: dict, players: int, move: dict, 
         named -= _seen(game, before, None, named)
     if not named:
         return {}
-    hidden_for: dict = {audience(None): {"move": _mask(move, named), "events": _mask(events, named)}}
+    public = {"move": _mask(move, named), "events": _mask(events, named)}
+    hidden_for: dict = {audience(None): public}
+    mover = move.get("player")
     for seat in range(players):
+        if seat != mover:
+            hidden_for[audience(seat)] = public
+            continue
         hidden = named - _seen(game, after, seat, named)
         if hidden:
             hidden -= _seen(game, before, seat, hidden)

@@ -321,3 +321,31 @@ def test_a_whole_game_to_the_end(mclient):
     assert final["outcome"]["finished"] is True and final["scores"] is not None
     assert final["version"] == version
     assert len(mclient.get(f"/v1/matches/{match['id']}/log").get_json()["entries"]) == version
+
+
+def test_face_down_placements_stay_hidden_from_the_other_seat():
+    """Call of Katulhu, Gameplay: toys are placed face down; toy names repeat across decks,
+    so the other seat (who holds the same toy names) must not read a placement in the log."""
+    from referee.app import create_app
+    from referee.store.memory import MemoryStore
+
+    if "call-of-katulhu" not in GAMES:
+        pytest.skip("Call of Katulhu is not registered")
+    game = GAMES["call-of-katulhu"]
+    client = create_app({"TESTING": True, "REFEREE_STORE": MemoryStore()}).test_client()
+    match = client.post("/v1/matches", json={"game": "call-of-katulhu", "players": 2, "seed": "k"}).get_json()
+    state = full_state(client, match["id"])
+    placement = game.legal_moves(state)[0]
+    mover = placement["player"]
+    answer = move(client, match["id"], placement, match["seats"][mover]["secret"], '"0"')
+    assert answer.status_code == 200 and answer.get_json()["legal"]
+    other = 1 - mover
+    theirs = client.get(f"/v1/matches/{match['id']}/log?seat={other}",
+                        headers=bearer(match["seats"][other]["secret"])).get_json()["entries"][0]
+    spectator = client.get(f"/v1/matches/{match['id']}/log").get_json()["entries"][0]
+    mine = client.get(f"/v1/matches/{match['id']}/log?seat={mover}",
+                      headers=bearer(match["seats"][mover]["secret"])).get_json()["entries"][0]
+    assert theirs == spectator and theirs["redacted"] is True
+    assert mine["move"] == placement and mine["redacted"] is False
+    for key in set(placement) - {"type", "player"}:
+        assert '"' not in json.dumps(theirs["move"][key]), (key, theirs["move"][key])
