@@ -304,7 +304,7 @@ _MATCH_ID = {"match_id": "$response.body#/id"}
 @blp.response(201, MatchCreated, headers={
     "Location": {"description": "the match's URL", "schema": {"type": "string"}}, **_ETAG_HEADER})
 @blp.doc(operationId="createMatch", responses={
-    "201": {"links": {
+    201: {"links": {
         "GetMatch": {"operationId": "getMatch", "parameters": _MATCH_ID,
                      "description": "the match just created"},
         "GetMatchLog": {"operationId": "getMatchLog", "parameters": _MATCH_ID,
