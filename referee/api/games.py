@@ -7,9 +7,9 @@ from __future__ import annotations
 from importlib import import_module
 
 from flask import Response, request
-from flask_smorest import Blueprint
 
 from referee.api import adjudication
+from referee.api.parsing import Blueprint
 from referee.api.schemas import GameDetail, GameList, game_schemas
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES

@@ -27,13 +27,14 @@ from importlib import import_module
 from typing import Any
 
 from flask import Flask, Response, current_app, request
-from flask_smorest import Api, Blueprint
+from flask_smorest import Api
 from marshmallow import ValidationError
 
 from referee.api import adjudication
 from referee.api.games import json_response, request_language
 from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
                                        MoveRequest, SeatQuery)
+from referee.api.parsing import Blueprint
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask import Blueprint as FlaskBlueprint, current_app, send_from_directory
-from flask_smorest import Blueprint
 from swagger_ui_bundle import swagger_ui_path
 
 from referee.api.games import json_response
+from referee.api.parsing import Blueprint
 from referee.api.schemas import Health
 
 health_blp = Blueprint("health", __name__, description="Liveness and readiness")

@@ -1,0 +1,60 @@
+"""Request bodies parsed as strict JSON (RFC 8259), and the Blueprint that uses it.
+
+Python's ``json`` module accepts two things JSON does not have: the literals ``NaN``,
+``Infinity`` and ``-Infinity``, and ``\\uD800``-style escapes of lone surrogates (no Unicode
+character; such a string cannot even be written back as UTF-8). Both make the body invalid
+JSON here, so they are answered 400 like any other unparseable body.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import flask
+import flask_smorest
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, is_json_request
+
+# An escaped surrogate (paired or not); only bodies holding one need the full check.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def strict_loads(data: bytes | str) -> Any:
+    """``json.loads`` without NaN/Infinity and without lone surrogates.
+
+    Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8)."""
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            raise
+        raise json.JSONDecodeError(str(error), text, 0) from None
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise json.JSONDecodeError("a string holds a lone surrogate (no Unicode character)", text,
+                                       0) from None
+    return value
+
+
+class StrictJsonParser(FlaskParser):
+    """webargs' Flask parser, reading JSON bodies with :func:`strict_loads`."""
+
+    def _raw_load_json(self, req: flask.Request) -> Any:
+        if not is_json_request(req):
+            return missing
+        return strict_loads(req.get_data(cache=True))
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint with strict JSON bodies."""
+
+    ARGUMENTS_PARSER = StrictJsonParser()
