@@ -13,14 +13,28 @@ from referee.api.parsing import Blueprint
 from referee.api.schemas import GameDetail, GameList, game_schemas
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
-from referee.i18n import LANGUAGES
+from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 JSON = "application/json"
 
 
 def request_language() -> str:
-    """The language of messages: ``ja`` when Accept-Language prefers it, else ``en``."""
-    return request.accept_languages.best_match(LANGUAGES, default="en") or "en"
+    """The language of messages: ``ja`` when Accept-Language prefers it, else ``en``.
+
+    The caller's languages are taken in order of preference, each by its primary subtag
+    (``ja-JP`` is Japanese, ``en-US`` English); the first we have wins, ``*`` means English.
+    (werkzeug's ``best_match`` matches ``en`` exactly before it tries primary subtags, so
+    ``ja-JP,en;q=0.9`` came out English and ``en-US,ja;q=0.5`` Japanese.)"""
+    # werkzeug sorts "*" last whatever its quality: order by quality alone (stable).
+    for value, quality in sorted(request.accept_languages, key=lambda item: -item[1]):
+        if quality <= 0:
+            continue
+        primary = value.replace("_", "-").split("-", 1)[0].lower()
+        if primary in LANGUAGES:
+            return primary
+        if primary == "*":
+            return DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
 
 
 def json_response(value, status: int = 200) -> Response:
