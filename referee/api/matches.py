@@ -43,7 +43,7 @@ from referee.store import StoreUnavailable, store_from_env
 RETRY_AFTER_SECONDS = 1
 MAX_KEY_LENGTH = 255
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
-_VERSION = re.compile(r"^[0-9]{1,18}$")
+_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as _etag writes it
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SECURITY_SCHEME = "SeatSecret"
 
@@ -67,12 +67,13 @@ class RecentSnapshots:
         self.max_age = max_age
         self._items: dict[str, tuple[int, float, dict, dict, str]] = {}
 
-    def get(self, match_id: str, version: int) -> tuple[dict, dict, str] | None:
-        """``(meta, state, state_text)`` of ``version`` if cached and fresh, else None."""
+    def get(self, match_id: str, versions: frozenset[int]) -> tuple[int, dict, dict, str] | None:
+        """``(version, meta, state, state_text)`` if the cached version is one of ``versions``
+        and fresh, else None."""
         item = self._items.get(match_id)
-        if item is None or item[0] != version or time.monotonic() - item[1] > self.max_age:
+        if item is None or item[0] not in versions or time.monotonic() - item[1] > self.max_age:
             return None
-        return item[2], item[3], item[4]
+        return item[0], item[2], item[3], item[4]
 
     def put(self, match_id: str, version: int, meta: dict, state: dict, text: str) -> None:
         items = self._items
@@ -416,17 +417,17 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _expected_version() -> int:
-    """The version named by If-Match: 428 without it; 412 when it names no version."""
+def _expected_versions() -> frozenset[int]:
+    """The versions named by If-Match's strong tags (RFC 9110 section 13.1.1: the condition
+    holds when any of them is the current one): 428 without the header; empty (so 412) when
+    it names no version."""
     if "If-Match" not in request.headers:
         raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
     condition = request.if_match
     if condition.star_tag:
         raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
-    for tag in condition.as_set(include_weak=False):
-        if isinstance(tag, str) and _VERSION.match(tag):
-            return int(tag)
-    return -1
+    return frozenset(int(tag) for tag in condition.as_set(include_weak=False)
+                     if isinstance(tag, str) and _VERSION.match(tag))
 
 
 @blp.route("/<string:match_id>/moves", methods=["POST"])
@@ -452,13 +453,13 @@ def post_move(body, match_id):
     """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
     A legal move advances the match by one version atomically (compare-and-set on If-Match);
     an illegal move is answered 200 with its violations and changes nothing."""
-    expected = _expected_version()
+    expected = _expected_versions()
     key = _idempotency_key()
     store = _store()
     recent = _recent()
     cached = recent.get(match_id, expected)
     if cached is not None:
-        version, (meta, state, state_before) = expected, cached
+        version, meta, state, state_before = cached
     else:
         snap = _snapshot(match_id)
         version, meta, state, state_before = snap.version, json.loads(snap.meta), None, snap.state
@@ -467,7 +468,7 @@ def post_move(body, match_id):
     seat = move["player"]
     _require_seat(meta, seat)
     fingerprint = _fingerprint(seat, move) if key is not None else ""
-    if expected != version:
+    if version not in expected:
         if key is not None:
             stored = store.idempotent(match_id, key)
             if stored is not None:
