@@ -6,7 +6,6 @@ with its default checks (no 5xx, status codes, content types and bodies as docum
 
 from pathlib import Path
 
-import pytest
 import schemathesis
 import yaml
 from hypothesis import HealthCheck, settings

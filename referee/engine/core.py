@@ -37,6 +37,12 @@ class Violation:
         return self.message.format(**self.params)
 
 
+def violation(messages: Mapping[str, tuple[str, str]], code: str, **params: Any) -> Violation:
+    """The Violation ``code`` from a game's table ``{code: (message, rule)}``; KeyError if unknown."""
+    message, rule = messages[code]
+    return Violation(code, message, rule, params)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """Whether the game is over, who won (seat numbers), and which tiebreak decided it."""

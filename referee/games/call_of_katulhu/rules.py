@@ -44,7 +44,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any, Mapping
 
-from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation
+from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, violation
 from referee.engine.rng import Rng
 from referee.games.call_of_katulhu import cards as C
 
@@ -87,8 +87,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 
 def _illegal(code: str, **params: Any) -> Illegal:
-    message, rule = MESSAGES[code]
-    return Illegal(Violation(code, message, rule, params))
+    return Illegal(violation(MESSAGES, code, **params))
 
 
 def _copy_state(state: State) -> State:

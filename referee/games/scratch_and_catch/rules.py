@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation
+from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
 from referee.engine.rng import Rng
 from referee.games.scratch_and_catch import cards as C
 
@@ -55,8 +55,7 @@ MESSAGES = {
 
 
 def _violation(code: str, **params: Any) -> Violation:
-    message, rule = MESSAGES[code]
-    return Violation(code, message, rule, params)
+    return violation(MESSAGES, code, **params)
 
 
 def _copy_state(state: State) -> State:
