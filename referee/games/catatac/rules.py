@@ -68,16 +68,18 @@ REFILL = "3. Refilling Your Hand"
 END = "End of the Game"
 WINNER = "Crowning the Winning Clan"
 VARIANTS = "Variants"
+BOOSTERS = "The Boosters"
 
 SECTIONS = (SETUP, TURN, PLAY, PAIR, BLOCK, COMBO, ICONS, COOPERATION, INFLUENCE, STASH, COUNTER,
-            REFILL, END, WINNER, VARIANTS)
+            REFILL, END, WINNER, VARIANTS, BOOSTERS)
 
 CHANCE_MODES = ("seeded", "table")
-PHASES = ("play", "answer", "refill", "over")
+PHASES = ("play", "answer", "refill", "replay", "over")
 PAIR_ACTIONS = ("steal", "movement", "stash", "counter")
 ORDERS = ("pair_first", "block_first")
 MARATHON_GAMES = 3
 OPTION_NAMES = ("chance", "seat0_clan", "first_player", "deck_hockey", "kittens", "marathon")
+BOOSTERS_OPTION = "boosters"  # written only when at least one booster is in play
 
 # Violation message templates (msgids): code -> (message, rule).
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -114,6 +116,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "DRAW_MISMATCH": ("The refill draws {expected}, not {given}.", REFILL),
     "DRAW_SEPARATE": ("At a table game, each refill card is a draw move of its own.", REFILL),
     "CARD_NOT_IN_DECK": ("Card {card} cannot be in the paw deck.", REFILL),
+    "ALPHA_NOT_HELD": ("Alpha card {card} is not in front of you.", BOOSTERS),
+    "ALPHA_MAKES_NO_PAIR": ("Alpha card {card} never makes a pair.", BOOSTERS),
+    "ALPHA_ALLOWS_NO_PAIR": ("No card makes a pair on alpha card {top}.", BOOSTERS),
+    "ALPHA_DECK_EMPTY": ("An alpha card is played only while the paw deck is not empty.", BOOSTERS),
+    "REPLAY_PENDING": ("Player {turn} must first play another card (Replay).", BOOSTERS),
+    "REPLAY_NOTHING_TO_PLAY": ("Replay of card {card} needs another card to play at once, and none would be left.", BOOSTERS),
 }
 
 
@@ -129,7 +137,7 @@ def _illegal(code: str, **params: Any) -> Illegal:
 def _copy_state(state: State) -> State:
     """A copy deep enough that applying a move never touches the caller's state."""
     new = dict(state)
-    new["players"] = [{"clan": p["clan"], "hand": list(p["hand"])} for p in state["players"]]
+    new["players"] = [dict(p, hand=list(p["hand"])) for p in state["players"]]
     new["ball"] = dict(state["ball"])
     new["paw_deck"] = list(state["paw_deck"])
     new["discard"] = list(state["discard"])
@@ -170,11 +178,23 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
         flags[name] = options.get(name, False)
         if not isinstance(flags[name], bool):
             errors.append((f"/options/{name}", "must be true or false"))
-    unknown = set(options) - set(OPTION_NAMES) - {"deal"}
+    boosters = options.get(BOOSTERS_OPTION, [])
+    if (not isinstance(boosters, list) or any(b not in C.BOOSTERS for b in boosters)
+            or len(set(boosters)) != len(boosters)):
+        errors.append((f"/options/{BOOSTERS_OPTION}", "a list of distinct boosters among distraction, alpha, momentum"))
+    unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
     if errors:
         raise InvalidOptions(errors)
-    return {"chance": chance, "seat0_clan": clan, "first_player": first, **flags}
+    full = {"chance": chance, "seat0_clan": clan, "first_player": first, **flags}
+    if boosters:
+        full[BOOSTERS_OPTION] = list(C.canonical_boosters(boosters))
+    return full
+
+
+def _boosters(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The boosters in play (a state lists them in the rulebook's order; absent: none)."""
+    return tuple(options.get(BOOSTERS_OPTION) or ())
 
 
 def _clan_of(seat: int, seat0_clan: str) -> str:
@@ -183,7 +203,9 @@ def _clan_of(seat: int, seat0_clan: str) -> str:
 
 def _pairs(kind: C.Kind, top: C.Kind) -> bool:
     """Rulebook, Making a Pair and Icons (Joker): same number; a Joker copies the top card's
-    number; only a Joker pairs a Joker."""
+    number; only a Joker pairs a Joker. Booster B: an alpha card never makes or allows a pair."""
+    if kind.alpha or top.alpha:
+        return False
     if top.joker:
         return kind.joker
     return kind.joker or kind.number == top.number
@@ -210,6 +232,10 @@ def _plan(kind: C.Kind, card: str, top_card: str, pair: Any, block: Any, order: 
     steps: list[tuple] = []
     pair_step = block_step = None
     if pair is not None:
+        if kind.alpha:
+            return _violation("ALPHA_MAKES_NO_PAIR", card=card), None, 0
+        if C.KINDS[top_card].alpha:
+            return _violation("ALPHA_ALLOWS_NO_PAIR", top=top_card), None, 0
         if not _pairs(kind, C.KINDS[top_card]):
             return _violation("NO_PAIR", card=card, top=top_card), None, 0
         action, direction = pair.get("action"), pair.get("direction")
@@ -263,10 +289,16 @@ def _plan(kind: C.Kind, card: str, top_card: str, pair: Any, block: Any, order: 
     return None, steps, flips
 
 
-def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coins, answering: bool):
-    """Play the steps on the ball; return (violation, (spot, colour, stashed, events))."""
+def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coins, answering: bool,
+         can_replay: bool = False):
+    """Play the steps on the ball; return (violation, (spot, colour, stashed, events, skip, replay)).
+
+    Boosters: a Skip makes the next player's turn skipped (``skip``), cancelled by a stash
+    attempt later in the same play; a Replay (applicable only when ``can_replay``: a card is
+    left to play at once) lets the player play another card (``replay``), lost when the play
+    ends in a stash attempt or a Skip (both end the turn)."""
     events: list[dict] = []
-    stashed = countered = False
+    stashed = countered = skip = replay = False
     coin_index = 0
     enemy_hideout = C.HIDEOUT[C.ENEMY[clan]]
     for step in steps:
@@ -293,6 +325,9 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
                 spot = C.HIDEOUT[clan]
                 stashed = True
                 events.append({"type": "stash_attempt", "by": "pair", "clan": clan})
+                if skip:
+                    skip = False
+                    events.append({"type": "skip_cancelled"})
             else:  # counter (Deck Hockey)
                 if spot != enemy_hideout:
                     return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
@@ -323,11 +358,14 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
                     events.append({"type": "ball_moved", "by": "block", "from": C.SPOTS[spot], "to": C.SPOTS[target]})
                     spot = target
                 elif name == "stash":
-                    if spot != _stash_start(clan, effect[1]):
+                    if spot != _stash_start(clan, effect[1]) or colour != clan:
                         return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
                     spot = C.HIDEOUT[clan]
                     stashed = True
                     events.append({"type": "stash_attempt", "by": "block", "clan": clan})
+                    if skip:
+                        skip = False
+                        events.append({"type": "skip_cancelled"})
                 elif name == "steal":
                     if spot not in C.ALLEYS or colour == clan:
                         return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
@@ -345,11 +383,21 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
                     colour = coins[coin_index]
                     coin_index += 1
                     events.append({"type": "coin_flipped", "colour": colour, "spot": C.SPOTS[spot]})
-                else:  # an effect this engine does not know (a booster icon)
+                elif name == "skip":
+                    skip = True
+                    events.append({"type": "skip_played"})
+                elif name == "replay":
+                    if not can_replay:
+                        return _violation("REPLAY_NOTHING_TO_PLAY", card=card), None
+                    replay = True
+                else:  # pragma: no cover - every effect of the catalogue is handled above
                     return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
     if answering and not countered:
         return _violation("MUST_COUNTER"), None
-    return None, (spot, colour, stashed, events)
+    if replay and (stashed or skip):
+        replay = False
+        events.append({"type": "replay_lost"})
+    return None, (spot, colour, stashed, events, skip, replay)
 
 
 def _pair_options(pairs: bool, deck_hockey: bool) -> list:
@@ -379,7 +427,7 @@ def _block_options(kind: C.Kind) -> tuple:
 
 @lru_cache(maxsize=1 << 16)
 def _choices(card: str, top_card: str, spot: int, colour: str, clan: str, deck_hockey: bool,
-             answering: bool, cooperation: bool, coins: tuple | None) -> tuple:
+             answering: bool, cooperation: bool, coins: tuple | None, can_replay: bool = False) -> tuple:
     """Every legal (pair, block, order, coins) of playing ``card`` in this position.
     ``coins``: the generator's next faces (seeded), or None to enumerate faces (table)."""
     kind = C.KINDS[card]
@@ -394,17 +442,34 @@ def _choices(card: str, top_card: str, spot: int, colour: str, clan: str, deck_h
                     continue
                 faces_list = [coins[:flips]] if coins is not None else list(product(C.COIN_FACES, repeat=flips))
                 for faces in faces_list:
-                    bad, _ = _run(kind, card, steps, spot, colour, clan, faces, answering)
+                    bad, _ = _run(kind, card, steps, spot, colour, clan, faces, answering, can_replay)
                     if not bad:
                         found.append((pair, block, order, faces if coins is None and flips else None))
     return tuple(found)
 
 
-def _clan_totals(points: Mapping[str, list]) -> dict:
-    """Rulebook, Crowning the Winning Clan: each clan's points and sardines."""
-    return {clan: {"points": sum(C.points_value(card, clan) for card in points[clan]),
-                   "sardines": sum(C.sardines(card) for card in points[clan])}
-            for clan in C.CLANS}
+def _alpha_playable(state: State, seat: int) -> bool:
+    """Booster B: the seat still has its alpha card and the paw deck is not empty."""
+    return bool(state["paw_deck"]) and state["players"][seat].get("alpha") is not None
+
+
+def _can_play(state: State, seat: int) -> bool:
+    """Whether the seat has a card it may play on its own turn (a paw card or its alpha card)."""
+    return bool(state["players"][seat]["hand"]) or _alpha_playable(state, seat)
+
+
+def _clan_totals(points: Mapping[str, list], players: list | None = None) -> dict:
+    """Rulebook, Crowning the Winning Clan: each clan's points and sardines. Boosters: Pasta's
+    left half is worth 3 with the right half; an alpha card still in front of a player at the
+    end adds its sardines (Manx, Lykoi) to that player's clan (rules notes)."""
+    totals = {clan: {"points": C.clan_points(points[clan], clan),
+                     "sardines": sum(C.sardines(card) for card in points[clan])}
+              for clan in C.CLANS}
+    for player in players or ():
+        alpha = player.get("alpha")
+        if alpha is not None:
+            totals[player["clan"]]["sardines"] += C.KINDS[alpha].sardines
+    return totals
 
 
 class Catatac(Game):
@@ -432,19 +497,42 @@ class Catatac(Game):
                         "description": "Kittens variant: only paw cards numbered 1 to 5 (named ones included), plus the 2 Jokers"},
             "marathon": {"default": False,
                          "description": "Marathon variant: 3 complete games in a row, points added; the referee deals each next game"},
+            "boosters": {"default": [], "items": list(C.BOOSTERS),
+                         "description": "boosters in play, any combination: distraction (Booster A: 8 paw cards, 2 of "
+                                        "them removed unseen, the purple points card, Skip icon), alpha (Booster B: "
+                                        "one face-down alpha card per player from their clan's pile, the 2 Pasta "
+                                        "points cards), momentum (Booster C: 8 paw cards, 2 of them removed unseen, "
+                                        "the Momentum yellow points card, Replay icon); Bengal (A) and Ragdoll (C) "
+                                        "join the alpha piles only with alpha"},
             "deal": {"default": None,
-                     "description": "setup with table chance only: {hands: [[6 ids] per seat], discard: id, coin: white|black}"},
+                     "description": "setup with table chance only: {hands: [[6 ids] per seat], discard: id, coin: "
+                                    "white|black, removed: [2 paw ids per booster distraction/momentum], alpha: "
+                                    "[alpha id per seat] (with alpha)}"},
         }
 
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
-        """The cards in use: ``{"spots", "paw_cards": [...], "points_cards": [...]}``."""
+        """The cards in use: ``{"spots", "paw_cards": [...], "points_cards": [...], "alpha_cards":
+        [...], "boosters": {name: {"in_play", "paw_cards", "removed_unseen", "points_cards",
+        "alpha_cards"}}}``: the paw, points and alpha cards of the boosters in play are included
+        (the paw cards removed unseen at setup among them); ``boosters`` describes all three."""
         full = _normalise_options(2, {k: v for k, v in (options or {}).items() if k != "first_player"})
+        boosters = _boosters(full)
+        points = C.POINTS_CARDS
         return {
             "spots": list(C.SPOTS),
             "hand_size": C.HAND_SIZE,
-            "paw_cards": [C.kind_json(card) for card in C.paw_cards(full["kittens"])],
-            "points_cards": [{"id": card, "points": {"white": w, "black": b}, "sardines": s}
-                             for card, (w, b, s) in C.POINTS_CARDS.items()],
+            "paw_cards": [C.kind_json(card) for card in C.game_paw_cards(full["kittens"], boosters)],
+            "points_cards": [{"id": card, "points": {"white": points[card][0], "black": points[card][1]},
+                              "sardines": points[card][2]} for card in C.points_ids(boosters)],
+            "alpha_cards": [C.alpha_json(card) for clan in C.CLANS for card in C.alpha_pile(clan, boosters)],
+            "boosters": {b: {"in_play": b in boosters,
+                             "paw_cards": ([C.kind_json(c) for c in C.booster_paw_cards(b, full["kittens"])]
+                                           if b in C.PAW_BOOSTERS else []),
+                             "removed_unseen": C.REMOVED_PER_BOOSTER if b in C.PAW_BOOSTERS else 0,
+                             "points_cards": [{"id": c, "points": {"white": w, "black": k}, "sardines": f}
+                                              for c, (w, k, f) in C.BOOSTER_POINTS[b].items()],
+                             "alpha_cards": [C.alpha_json(c) for c in C.ALPHA_IDS if C.ALPHA_BOOSTER[c] == b]}
+                         for b in C.BOOSTERS},
             "coin": {"0": C.COIN_FACES[0], "1": C.COIN_FACES[1]},
         }
 
@@ -457,7 +545,16 @@ class Catatac(Game):
         the ball goes on the neutral alley; ``first_player`` plays first. The generator is used
         in that order: paw shuffle, points shuffle, coin. With ``chance: table`` and
         ``options.deal``, the hands, the turned card and the coin come from the table.
-        Raises InvalidOptions."""
+
+        The Boosters (``options.boosters``): Distraction and Momentum each put 2 of their paw
+        cards back in the box unseen (``box``) and add the others and their points card;
+        Alpha adds its 2 points cards and gives each player an alpha card of their clan's
+        colour (``players[s].alpha``), the rest set aside (``alpha_aside``); Bengal and Ragdoll
+        join the clans' alpha piles only with Alpha. The generator is then used in the order:
+        each paw booster's shuffle (its first 2 cards go to the box; Distraction first), paw
+        shuffle, points shuffle, each clan's alpha pile shuffle (White first; the clan's seats
+        in seat order take the top cards), coin. A state with boosters also carries ``skip``
+        (a Skip pending while the player who played it refills at a table). Raises InvalidOptions."""
         full = _normalise_options(players, options)
         rng = Rng(seed)
         deal = (options or {}).get("deal")
@@ -482,14 +579,36 @@ class Catatac(Game):
     def _deal(state: State, rng: Rng) -> None:
         """Shuffle and deal a game into ``state`` (setup, and each Marathon game)."""
         options = state["options"]
+        boosters = _boosters(options)
         n = len(state["players"])
-        ids = rng.shuffle(list(C.paw_cards(options["kittens"])))
+        kittens = options["kittens"]
+        box: list[str] = []
+        cards = list(C.paw_cards(kittens))
+        for booster in C.PAW_BOOSTERS:
+            if booster in boosters:
+                contents = rng.shuffle(list(C.booster_paw_cards(booster, kittens)))
+                box.extend(contents[:C.REMOVED_PER_BOOSTER])
+                cards.extend(c for c in C.booster_paw_cards(booster, kittens) if c not in contents[:C.REMOVED_PER_BOOSTER])
+        ids = rng.shuffle(cards)
         dealt = C.HAND_SIZE * n
         for seat, player in enumerate(state["players"]):
             player["hand"] = ids[seat:dealt:n]
         state["discard"] = [ids[dealt]]
         deck = ids[dealt + 1:]
-        points = rng.shuffle(list(C.POINTS_IDS))
+        points = rng.shuffle(list(C.points_ids(boosters)))
+        if boosters:
+            aside: list[str] = []
+            for player in state["players"]:
+                player["alpha"] = None
+            for clan in C.CLANS:
+                pile = rng.shuffle(list(C.alpha_pile(clan, boosters)))
+                for player in state["players"]:
+                    if player["clan"] == clan and pile:
+                        player["alpha"] = pile.pop(0)
+                aside.extend(pile)
+            state["box"] = sorted(box)
+            state["alpha_aside"] = sorted(aside)
+            state["skip"] = False
         colour = C.COIN_FACES[rng.coin()]
         if options["chance"] == "table":
             deck.sort()
@@ -503,21 +622,37 @@ class Catatac(Game):
 
     @staticmethod
     def _table_deal(state: State, full: dict, deal: Any) -> None:
+        """Setup at a physical table: the deal as seen (with boosters, the paw cards removed
+        unseen, as the table names them, and each seat's alpha card)."""
         if full["chance"] != "table":
             raise InvalidOptions([("/options/deal", "a dealt table is only accepted with chance 'table'")])
         n = len(state["players"])
         if (not isinstance(deal, dict) or not isinstance(deal.get("hands"), list)
                 or not isinstance(deal.get("discard"), str) or deal.get("coin") not in C.COIN_FACES):
             raise InvalidOptions([("/options/deal", "must be {hands: [[6 card ids] per seat], discard: id, coin: white|black}")])
+        boosters = _boosters(full)
+        kittens = full["kittens"]
         errors: list[tuple[str, str]] = []
         hands = deal["hands"]
         if len(hands) != n:
             errors.append(("/options/deal/hands", f"needs one hand per player ({n})"))
-        known = C.paw_set(full["kittens"])
+        known = C.game_paw_set(kittens, boosters)
         seen: set[str] = set()
         entries = [(f"/options/deal/hands/{i}/{j}", c) for i, h in enumerate(hands)
                    for j, c in enumerate(h if isinstance(h, list) else [])]
         entries.append(("/options/deal/discard", deal["discard"]))
+        removed = deal.get("removed", [])
+        paw_boosters = [b for b in C.PAW_BOOSTERS if b in boosters]
+        if not isinstance(removed, list) or len(removed) != C.REMOVED_PER_BOOSTER * len(paw_boosters):
+            errors.append(("/options/deal/removed", f"names the {C.REMOVED_PER_BOOSTER} paw cards removed unseen "
+                                                    "from each booster in play (distraction, momentum)"))
+            removed = []
+        else:
+            for booster in paw_boosters:
+                mine = [c for c in removed if c in C.BOOSTER_PAW_CARDS[booster]]
+                if len(mine) != C.REMOVED_PER_BOOSTER:
+                    errors.append(("/options/deal/removed", f"names {C.REMOVED_PER_BOOSTER} paw cards of the {booster} booster"))
+            entries.extend((f"/options/deal/removed/{i}", c) for i, c in enumerate(removed))
         for i, h in enumerate(hands):
             if not isinstance(h, list) or len(h) != C.HAND_SIZE:
                 errors.append((f"/options/deal/hands/{i}", f"must hold {C.HAND_SIZE} card ids"))
@@ -527,13 +662,32 @@ class Catatac(Game):
             elif card in seen:
                 errors.append((pointer, f"card {card} is dealt twice"))
             seen.add(card)
+        alpha = deal.get("alpha")
+        if C.ALPHA in boosters:
+            if not isinstance(alpha, list) or len(alpha) != n:
+                errors.append(("/options/deal/alpha", f"names the alpha card drawn by each seat ({n})"))
+            else:
+                for seat, card in enumerate(alpha):
+                    if card not in C.alpha_pile(_clan_of(seat, full["seat0_clan"]), boosters):
+                        errors.append((f"/options/deal/alpha/{seat}", "not an alpha card of this seat's clan pile"))
+                    elif alpha.index(card) != seat:
+                        errors.append((f"/options/deal/alpha/{seat}", f"alpha card {card} is drawn twice"))
+        elif alpha is not None:
+            errors.append(("/options/deal/alpha", "alpha cards are drawn only with the alpha booster"))
         if errors:
             raise InvalidOptions(errors)
         for seat, player in enumerate(state["players"]):
             player["hand"] = list(hands[seat])
         state["discard"] = [deal["discard"]]
         state["paw_deck"] = sorted(known - seen)
-        state["points_deck"] = sorted(C.POINTS_IDS)
+        state["points_deck"] = sorted(C.points_ids(boosters))
+        if boosters:
+            held = list(alpha) if C.ALPHA in boosters else [None] * n
+            for seat, player in enumerate(state["players"]):
+                player["alpha"] = held[seat]
+            state["box"] = sorted(removed)
+            state["alpha_aside"] = sorted(C.alpha_set(boosters) - set(held))
+            state["skip"] = False
         state["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": deal["coin"]}
         state["turn"] = {"player": full["first_player"], "phase": "play"}
 
@@ -542,7 +696,10 @@ class Catatac(Game):
     def check_state(self, state: State) -> None:
         """Raise InvalidState unless every paw card and points card is in exactly one place,
         clans alternate, hands hold at most 6 cards, the ball is in a hideout exactly while a
-        stash attempt is pending, and the turn, stash and marathon fields agree."""
+        stash attempt is pending, and the turn, stash and marathon fields agree. With boosters:
+        the box holds 2 paw cards of each paw booster in play, every alpha card of the piles is
+        in front of a player of its clan, on the discard pile or set aside, each player drew
+        one, and ``skip`` is pending only while its player refills at a table."""
         if state.get("game") != GAME_ID:
             raise InvalidState([("/game", f"this endpoint judges {GAME_ID} states")])
         if state.get("schema_version") != self.schema_version:
@@ -554,9 +711,13 @@ class Catatac(Game):
         except InvalidOptions as bad:
             raise InvalidState([(p.replace("/players", "/players"), d) for p, d in bad.errors]) from None
         errors: list[tuple[str, str]] = []
-        if set(state["options"]) != set(OPTION_NAMES):
+        boosters = _boosters(full)
+        if set(state["options"]) - {BOOSTERS_OPTION} != set(OPTION_NAMES):
             errors.append(("/options", "a state carries every option explicitly (and no deal)"))
-        known = C.paw_set(full["kittens"])
+        if list(state["options"].get(BOOSTERS_OPTION) or ()) != list(boosters):
+            errors.append(("/options/boosters", "boosters are listed in the order distraction, alpha, momentum"))
+        known = C.game_paw_set(full["kittens"], boosters)
+        alphas = C.alpha_set(boosters)
         where: dict[str, str] = {}
 
         def claim(card: str, pointer: str, universe: frozenset, places: dict) -> None:
@@ -578,18 +739,32 @@ class Catatac(Game):
             claim(card, f"/paw_deck/{i}", known, where)
         if not state["discard"]:
             errors.append(("/discard", "the discard pile holds at least the card turned at setup"))
+        awhere: dict[str, str] = {}
         for i, card in enumerate(state["discard"]):
-            claim(card, f"/discard/{i}", known, where)
+            if card in alphas:
+                claim(card, f"/discard/{i}", alphas, awhere)
+            else:
+                claim(card, f"/discard/{i}", known, where)
+        if boosters:
+            self._check_boosters(state, full, boosters, claim, where, awhere, errors)
+        else:
+            for key in ("box", "alpha_aside", "skip"):
+                if key in state:
+                    errors.append((f"/{key}", "present only when boosters are in play"))
+            for seat, player in enumerate(players):
+                if "alpha" in player:
+                    errors.append((f"/players/{seat}/alpha", "present only when boosters are in play"))
         missing = known - where.keys()
         if missing:
             errors.append(("", f"paw cards missing from every place: {', '.join(sorted(missing))}"))
+        points_set = C.points_set(boosters)
         pwhere: dict[str, str] = {}
         for i, card in enumerate(state["points_deck"]):
-            claim(card, f"/points_deck/{i}", C.POINTS_SET, pwhere)
+            claim(card, f"/points_deck/{i}", points_set, pwhere)
         for clan in C.CLANS:
             for i, card in enumerate(state["points"][clan]):
-                claim(card, f"/points/{clan}/{i}", C.POINTS_SET, pwhere)
-        pmissing = C.POINTS_SET - pwhere.keys()
+                claim(card, f"/points/{clan}/{i}", points_set, pwhere)
+        pmissing = points_set - pwhere.keys()
         if pmissing:
             errors.append(("", f"points cards missing from every place: {', '.join(sorted(pmissing))}"))
 
@@ -610,6 +785,13 @@ class Catatac(Game):
             errors.append(("/turn/phase", "a refill phase exists only with chance 'table'"))
         if phase == "answer" and stash is None:
             errors.append(("/stash", "an answer phase needs a pending stash attempt"))
+        if phase == "replay":
+            if C.MOMENTUM not in boosters:
+                errors.append(("/turn/phase", "a replay phase needs a Replay card (the momentum booster)"))
+            if 0 <= turn["player"] < n and not _can_play(state, turn["player"]):
+                errors.append(("/turn/player", "a replay is granted only to a player with a card left to play"))
+        if state.get("skip") and phase != "refill":
+            errors.append(("/skip", "a Skip is pending only while the player who played it refills at a table"))
         if stash is not None:
             if phase not in ("answer", "refill"):
                 errors.append(("/turn/phase", "a pending stash attempt is answered (or the stasher refills first)"))
@@ -643,13 +825,54 @@ class Catatac(Game):
         if errors:
             raise InvalidState(errors)
 
+    @staticmethod
+    def _check_boosters(state: State, full: dict, boosters: tuple, claim, where: dict, awhere: dict,
+                        errors: list) -> None:
+        """The booster parts of check_state: the box, the alpha cards, the skip flag."""
+        players = state["players"]
+        for key in ("box", "alpha_aside", "skip"):
+            if key not in state:
+                errors.append((f"/{key}", "required when boosters are in play"))
+        box = state.get("box", [])
+        paw_boosters = [b for b in C.PAW_BOOSTERS if b in boosters]
+        known = C.game_paw_set(full["kittens"], boosters)
+        for i, card in enumerate(box):
+            claim(card, f"/box/{i}", known, where)
+        for booster in paw_boosters:
+            if sum(1 for c in box if c in C.BOOSTER_PAW_CARDS[booster]) != C.REMOVED_PER_BOOSTER:
+                errors.append(("/box", f"the box holds {C.REMOVED_PER_BOOSTER} paw cards of the {booster} booster"))
+        if len(box) != C.REMOVED_PER_BOOSTER * len(paw_boosters):
+            errors.append(("/box", "only paw cards of the distraction and momentum boosters are removed"))
+        alphas = C.alpha_set(boosters)
+        held = 0
+        for seat, player in enumerate(players):
+            if "alpha" not in player:
+                errors.append((f"/players/{seat}/alpha", "required when boosters are in play (null: none in front)"))
+                continue
+            card = player["alpha"]
+            if card is not None:
+                held += 1
+                claim(card, f"/players/{seat}/alpha", alphas, awhere)
+                if card in alphas and C.KINDS[card].alpha != player["clan"]:
+                    errors.append((f"/players/{seat}/alpha", "an alpha card of the player's clan colour"))
+        for i, card in enumerate(state.get("alpha_aside", [])):
+            claim(card, f"/alpha_aside/{i}", alphas, awhere)
+        missing = alphas - awhere.keys()
+        if missing:
+            errors.append(("", f"alpha cards missing from every place: {', '.join(sorted(missing))}"))
+        played = sum(1 for c in state["discard"] if c in alphas)
+        if alphas and held + played != len(players):
+            errors.append(("/alpha_aside", "each player draws one alpha card: held and played ones make one per player"))
+
     # -- moves ---------------------------------------------------------------------------
 
     def legal_moves(self, state: State) -> list[dict]:
         """Every move the acting player(s) may make now. A play is listed once per card and
         choice (pair action and direction, block sides and directions, order). With seeded
         chance, coin faces and refill cards are left out (the generator decides); with table
-        chance, moves list every possible coin face, points card and refill card."""
+        chance, moves list every possible coin face, points card and refill card. An alpha card
+        is listed for its holder's own turn (and answer) while the paw deck is not empty; a
+        replay phase lists the plays of the player replaying only."""
         if state["finished"]:
             return []
         turn = state["turn"]
@@ -657,6 +880,8 @@ class Catatac(Game):
         table = state["options"]["chance"] == "table"
         if phase == "refill":
             return [{"type": "draw", "player": seat, "card": card} for card in sorted(set(state["paw_deck"]))]
+        if phase == "replay":
+            return self._plays(state, seat, False, False)
         moves: list[dict] = []
         if phase == "answer":
             stash = state["stash"]
@@ -682,6 +907,11 @@ class Catatac(Game):
 
     def _plays(self, state: State, seat: int, answering: bool, cooperation: bool) -> list[dict]:
         hand = state["players"][seat]["hand"]
+        alpha = None if cooperation or not _alpha_playable(state, seat) else state["players"][seat]["alpha"]
+        cards = hand + [alpha] if alpha is not None else hand
+        # Replay needs a card left to play at once: another paw card, or the alpha card.
+        replay_after_paw = not cooperation and (len(hand) > 1 or alpha is not None)
+        replay_after_alpha = bool(hand)
         table = state["options"]["chance"] == "table"
         top = state["discard"][-1]
         ball = state["ball"]
@@ -690,7 +920,7 @@ class Catatac(Game):
         hockey = state["options"]["deck_hockey"]
         preview = None
         out: list[dict] = []
-        for card in hand:
+        for card in cards:
             kind = C.KINDS[card]
             if cooperation and not kind.cooperation:
                 continue
@@ -704,8 +934,9 @@ class Catatac(Game):
                     coins = preview
                 else:
                     coins = ()
+            can_replay = replay_after_alpha if kind.alpha else replay_after_paw
             for pair, block, order, faces in _choices(card, top, spot, colour, clan, hockey,
-                                                      answering, cooperation, coins):
+                                                      answering, cooperation, coins, can_replay):
                 move = {"type": "play", "player": seat, "card": card,
                         "pair": None if pair is None else {"action": pair[0], "direction": pair[1]},
                         "block": None if block is None else {"bars": list(block[0]), "directions": list(block[1])},
@@ -730,6 +961,10 @@ class Catatac(Game):
             return self._draw(state, move)
         if kind == "draw":
             raise _illegal("NO_REFILL_PENDING")
+        if phase == "replay":
+            if seat != turn["player"] or kind != "play":
+                raise _illegal("REPLAY_PENDING", turn=turn["player"])
+            return self._play(state, move, answering=False, cooperation=False)
         if phase == "answer":
             if seat != turn["player"]:
                 raise _illegal("STASH_PENDING", turn=turn["player"])
@@ -750,15 +985,24 @@ class Catatac(Game):
         "Combo" / Cooperation / 2. Influencing the Yarn Ball / Countering a Stash."""
         seat = move["player"]
         card = move.get("card")
-        hand = state["players"][seat]["hand"]
-        if card not in hand:
-            raise _illegal("CARD_NOT_IN_HAND", card=card)
+        player = state["players"][seat]
+        hand = player["hand"]
+        from_hand = card in hand
+        if not from_hand:
+            if card not in C.ALPHA_IDS:
+                raise _illegal("CARD_NOT_IN_HAND", card=card)
+            if player.get("alpha") != card:
+                raise _illegal("ALPHA_NOT_HELD", card=card)
         for field in ("pair", "block", "order"):
             if field not in move:
                 raise _illegal("CHOICE_MISSING", field=field)
         kind = C.KINDS[card]
         if cooperation and not kind.cooperation:
             raise _illegal("NOT_A_COOPERATION_CARD", card=card)
+        if not from_hand and not state["paw_deck"]:
+            raise _illegal("ALPHA_DECK_EMPTY")
+        left = len(hand) - 1 if from_hand else len(hand)
+        can_replay = not cooperation and (left > 0 or (from_hand and _alpha_playable(state, seat)))
         options = state["options"]
         table = options["chance"] == "table"
         top = state["discard"][-1]
@@ -784,17 +1028,18 @@ class Catatac(Game):
                         raise _illegal("COIN_MISMATCH", expected=expected, given=face)
         ball = state["ball"]
         clan = state["players"][seat]["clan"]
-        bad, result = _run(kind, card, steps, C.SPOT_INDEX[ball["spot"]], ball["colour"], clan, faces, answering)
+        bad, result = _run(kind, card, steps, C.SPOT_INDEX[ball["spot"]], ball["colour"], clan, faces, answering,
+                           can_replay)
         if bad:
             raise Illegal(bad)
-        spot, colour, stashed, effect_events = result
+        spot, colour, stashed, effect_events, skip, replay = result
         turn = state["turn"]
         if answering:
             owner = state["stash"]["next"]
         else:
             owner = turn["player"]
         own_turn = not cooperation
-        refill_count = min(C.HAND_SIZE - (len(hand) - 1), len(state["paw_deck"])) if own_turn and not table else 0
+        refill_count = min(C.HAND_SIZE - left, len(state["paw_deck"])) if own_turn and not table and not replay else 0
         draw = move.get("draw")
         if draw is not None and not table:
             expected = state["paw_deck"][:refill_count]
@@ -803,11 +1048,16 @@ class Catatac(Game):
 
         new = _copy_state(state)
         new["rng"] = rng.to_state()
-        new["players"][seat]["hand"].remove(card)
+        if from_hand:
+            new["players"][seat]["hand"].remove(card)
+        else:
+            new["players"][seat]["alpha"] = None
         new["discard"].append(card)
         new["ball"] = {"spot": C.SPOTS[spot], "colour": colour}
         events: list[dict] = [{"type": "card_played", "player": seat, "card": card,
                                "pair": move["pair"] is not None, "block": move["block"] is not None}]
+        if not from_hand:
+            events[0]["alpha"] = True
         if cooperation:
             events.append({"type": "cooperation", "player": seat, "skipped": owner})
         for event in effect_events:
@@ -820,6 +1070,12 @@ class Catatac(Game):
             nxt = (owner + 1) % n
             answer = [s for s in ((nxt + k) % n for k in range(n)) if new["players"][s]["clan"] != clan]
             new["stash"] = {"clan": clan, "by": seat, "next": nxt, "answer": answer}
+        if skip:
+            new["skip"] = True
+        if replay:
+            new["turn"] = {"player": seat, "phase": "replay"}
+            events.append({"type": "replay", "player": seat})
+            return new, events
         if own_turn:
             if table:
                 if len(new["players"][seat]["hand"]) < C.HAND_SIZE and new["paw_deck"]:
@@ -860,9 +1116,17 @@ class Catatac(Game):
         if not state["paw_deck"] and not any(p["hand"] for p in players):
             self._game_end(state, events)
             return
+        skip = state.get("skip", False)
+        if skip:
+            state["skip"] = False
         seat = base
-        for _ in range(2 * n):
+        for _ in range(2 * n + 2):
             seat = (seat + 1) % n
+            if skip and (players[seat]["hand"] or state["paw_deck"]):
+                # Booster Skip: the next turn (a refill-only turn too) is skipped, without drawing.
+                skip = False
+                events.append({"type": "turn_skipped", "player": seat})
+                continue
             if players[seat]["hand"]:
                 state["turn"] = {"player": seat, "phase": "play"}
                 return
@@ -946,7 +1210,7 @@ class Catatac(Game):
 
     def _game_end(self, state: State, events: list[dict]) -> None:
         """Rulebook, End of the Game (and the Marathon variant: the referee deals the next game)."""
-        totals = _clan_totals(state["points"])
+        totals = _clan_totals(state["points"], state["players"])
         marathon = state["marathon"]
         number = marathon["game"] if marathon else 1
         events.append({"type": "game_over", "game": number, "points": totals})
@@ -961,6 +1225,8 @@ class Catatac(Game):
                 return
         state["finished"] = True
         state["stash"] = None
+        if "skip" in state:
+            state["skip"] = False
         state["turn"] = {"player": state["turn"]["player"], "phase": "over"}
 
     # -- scoring -------------------------------------------------------------------------
@@ -990,7 +1256,7 @@ class Catatac(Game):
         if not finished:
             return scores, Outcome(False)
         if final is None:
-            final = _clan_totals(state["points"])
+            final = _clan_totals(state["points"], players)
         if marathon is None:
             for clan in C.CLANS:
                 clans[clan].update(final[clan])
@@ -1008,12 +1274,24 @@ class Catatac(Game):
     def view(self, state: State, seat: int | None) -> State:
         """What seat ``seat`` sees (None: a spectator): other hands become counts, the decks
         sizes, the clans' points cards counts until the game is over (they lie face down and
-        nobody looks at them); the generator is removed."""
+        nobody looks at them); the generator is removed. Boosters: another seat's alpha card is
+        shown only as ``has_alpha`` until the game is over (played, it is on the discard pile);
+        the box and the alpha cards set aside show their sizes only."""
         seen = dict(state)
         seen["players"] = [
             {"clan": p["clan"], "hand": list(p["hand"])} if s == seat else {"clan": p["clan"], "hand_size": len(p["hand"])}
             for s, p in enumerate(state["players"])
         ]
+        if "box" in state:
+            # Boosters: the cards removed unseen and the alpha cards set aside stay unknown; an
+            # alpha card lies face down in front of its holder until played.
+            for s, (p, shown) in enumerate(zip(state["players"], seen["players"])):
+                if s == seat or state["finished"]:
+                    shown["alpha"] = p["alpha"]
+                else:
+                    shown["has_alpha"] = p["alpha"] is not None
+            seen["box"] = {"size": len(state["box"])}
+            seen["alpha_aside"] = {"size": len(state["alpha_aside"])}
         seen["paw_deck"] = {"size": len(state["paw_deck"])}
         seen["points_deck"] = {"size": len(state["points_deck"])}
         if not state["finished"]:

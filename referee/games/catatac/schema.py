@@ -7,13 +7,24 @@ document the contract and reject bodies of the wrong shape.
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.catatac.cards import CLANS, COIN_FACES, DIRECTIONS, POINTS_IDS, SPOTS
+from referee.games.catatac.cards import (ALL_POINTS_IDS, ALPHA_IDS, BOOSTER_PAW_CARDS, BOOSTERS, CLANS, COIN_FACES,
+                                         DIRECTIONS, SPOTS)
 from referee.games.catatac.rules import CHANCE_MODES, ORDERS, PAIR_ACTIONS, PHASES
 from referee.games.common_schema import RngState, StrictBoolean
 
+_BOOSTER_PAW_IDS = "|".join(c for cards in BOOSTER_PAW_CARDS.values() for c in cards)
+_ALPHA_IDS = "|".join(ALPHA_IDS)
 CARD_ID = validate.Regexp(
-    r"^(P[1-8]-[1-4]|(charge|sprint|stop|capture|smash|courage|impact|miracle|bingo|fido)-[1-8]|joker-[12])$",
-    error="not a paw card id (P<number>-<copy>, <name>-<number> such as charge-1 or stop-5, joker-1, joker-2)")
+    r"^(P[1-8]-[1-4]|(charge|sprint|stop|capture|smash|courage|impact|miracle|bingo|fido)-[1-8]|joker-[12]|"
+    + _BOOSTER_PAW_IDS + ")$",
+    error="not a paw card id (P<number>-<copy>, <name>-<number> such as charge-1, stop-5 or duo-2, joker-1, joker-2)")
+PLAYED_ID = validate.Regexp(
+    r"^(P[1-8]-[1-4]|(charge|sprint|stop|capture|smash|courage|impact|miracle|bingo|fido)-[1-8]|joker-[12]|"
+    + _BOOSTER_PAW_IDS + "|" + _ALPHA_IDS + ")$",
+    error="not a paw card id nor an alpha card id")
+MAX_PAW = 58 + sum(len(cards) for cards in BOOSTER_PAW_CARDS.values())
+MAX_POINTS = len(ALL_POINTS_IDS)
+MAX_ALPHA = len(ALPHA_IDS)
 SEAT = validate.Range(0, 5)
 DIRECTION_TEXT = "black: toward the Black hideout side (Black alley); white: toward the White side"
 
@@ -24,8 +35,18 @@ def _card(**kwargs):
 
 
 def _points_card(**kwargs):
-    kwargs.setdefault("metadata", {"description": "points card id"})
-    return fields.String(validate=validate.OneOf(POINTS_IDS), **kwargs)
+    kwargs.setdefault("metadata", {"description": "points card id (booster ones: purple, yellow-momentum, "
+                                                  "pasta-left, pasta-right)"})
+    return fields.String(validate=validate.OneOf(ALL_POINTS_IDS), **kwargs)
+
+
+def _alpha(**kwargs):
+    kwargs.setdefault("metadata", {"description": "alpha card id (Booster B): " + ", ".join(ALPHA_IDS)})
+    return fields.String(validate=validate.OneOf(ALPHA_IDS), **kwargs)
+
+
+def _boosters(**kwargs):
+    return fields.List(fields.String(validate=validate.OneOf(BOOSTERS)), validate=validate.Length(max=3), **kwargs)
 
 
 def _clan(**kwargs):
@@ -44,6 +65,11 @@ class CatatacDeal(Schema):
     discard = _card(required=True, metadata={"description": "the card turned to start the discard pile"})
     coin = fields.String(required=True, validate=validate.OneOf(COIN_FACES),
                          metadata={"description": "the face the yarn ball showed: the clan in possession"})
+    removed = fields.List(_card(), validate=validate.Length(max=4),
+                          metadata={"description": "boosters distraction and momentum: the 2 paw cards of each "
+                                                   "removed unseen, as the table names them"})
+    alpha = fields.List(_alpha(), validate=validate.Length(min=2, max=6),
+                        metadata={"description": "booster alpha: the alpha card each seat drew from its clan's pile"})
 
 
 class CatatacOptions(Schema):
@@ -57,6 +83,12 @@ class CatatacOptions(Schema):
     deck_hockey = StrictBoolean(metadata={"description": "Deck Hockey variant: a pair can counter (default false)"})
     kittens = StrictBoolean(metadata={"description": "Kittens variant: paw cards 1 to 5 plus the 2 Jokers (default false)"})
     marathon = StrictBoolean(metadata={"description": "Marathon variant: 3 games in a row, points added (default false)"})
+    boosters = _boosters(metadata={"description": "boosters in play, any combination without repeats (default none): "
+                                                  "distraction (A: Skip cards, 2 paw cards removed unseen, purple "
+                                                  "points card), alpha (B: one face-down alpha card per player, the "
+                                                  "Pasta points cards), momentum (C: Replay cards, 2 paw cards removed "
+                                                  "unseen, Momentum yellow points card); Bengal (A) and Ragdoll (C) "
+                                                  "join the alpha piles only with alpha"})
     deal = fields.Nested(CatatacDeal, metadata={"description": "table chance only: the deal seen at the table"})
 
 
@@ -69,11 +101,16 @@ class CatatacStateOptions(Schema):
     deck_hockey = StrictBoolean(required=True)
     kittens = StrictBoolean(required=True)
     marathon = StrictBoolean(required=True)
+    boosters = _boosters(metadata={"description": "present exactly when boosters are in play: distraction, alpha, "
+                                                  "momentum, in that order (absent: the base game)"})
 
 
 class CatatacPlayer(Schema):
     clan = _clan(required=True, metadata={"description": "white or black; alternating from options.seat0_clan"})
     hand = fields.List(_card(), required=True, validate=validate.Length(max=6))
+    alpha = _alpha(allow_none=True, metadata={"description": "with boosters (required then): the alpha card lying face "
+                                                             "down in front of the player, not part of the hand; null "
+                                                             "once played or without the alpha booster"})
 
 
 class CatatacBall(Schema):
@@ -83,9 +120,9 @@ class CatatacBall(Schema):
 
 
 class CatatacPoints(Schema):
-    white = fields.List(_points_card(), required=True, validate=validate.Length(max=8),
+    white = fields.List(_points_card(), required=True, validate=validate.Length(max=MAX_POINTS),
                         metadata={"description": "points cards behind the White hideout, face down"})
-    black = fields.List(_points_card(), required=True, validate=validate.Length(max=8),
+    black = fields.List(_points_card(), required=True, validate=validate.Length(max=MAX_POINTS),
                         metadata={"description": "points cards behind the Black hideout, face down"})
 
 
@@ -93,7 +130,8 @@ class CatatacTurn(Schema):
     player = _seat(required=True, metadata={"description": "the seat to act now"})
     phase = fields.String(required=True, validate=validate.OneOf(PHASES),
                           metadata={"description": "play: a normal turn; answer: counter or decline a stash attempt; "
-                                                   "refill: table chance, drawing; over: the game is finished"})
+                                                   "refill: table chance, drawing; replay: the player plays another "
+                                                   "card at once (booster Replay icon); over: the game is finished"})
 
 
 class CatatacStash(Schema):
@@ -133,11 +171,13 @@ class CatatacState(Schema):
     players = fields.List(fields.Nested(CatatacPlayer), required=True, validate=validate.Length(min=2, max=6),
                           metadata={"description": "seat 0 first, clockwise"})
     ball = fields.Nested(CatatacBall, required=True)
-    paw_deck = fields.List(_card(), required=True, validate=validate.Length(max=58),
+    paw_deck = fields.List(_card(), required=True, validate=validate.Length(max=MAX_PAW),
                            metadata={"description": "top first (table chance: order unknown, kept sorted)"})
-    discard = fields.List(_card(), required=True, validate=validate.Length(min=1, max=58),
-                          metadata={"description": "bottom first: the last card is the top of the discard pile"})
-    points_deck = fields.List(_points_card(), required=True, validate=validate.Length(max=8),
+    discard = fields.List(fields.String(validate=PLAYED_ID), required=True,
+                          validate=validate.Length(min=1, max=MAX_PAW + MAX_ALPHA),
+                          metadata={"description": "bottom first: the last card is the top of the discard pile "
+                                                   "(played alpha cards lie there too)"})
+    points_deck = fields.List(_points_card(), required=True, validate=validate.Length(max=MAX_POINTS),
                               metadata={"description": "top first (table chance: order unknown, kept sorted)"})
     points = fields.Nested(CatatacPoints, required=True)
     turn = fields.Nested(CatatacTurn, required=True)
@@ -147,6 +187,15 @@ class CatatacState(Schema):
                              metadata={"description": "Marathon progress, null without the variant"})
     finished = StrictBoolean(required=True)
     rng = fields.Nested(RngState, required=True)
+    box = fields.List(_card(), validate=validate.Length(max=4),
+                      metadata={"description": "with boosters (required then): the paw cards put back in the box "
+                                               "unseen at setup, 2 per booster distraction / momentum, sorted"})
+    alpha_aside = fields.List(_alpha(), validate=validate.Length(max=MAX_ALPHA),
+                              metadata={"description": "with boosters (required then): the alpha cards not drawn, "
+                                                       "set aside face down, sorted"})
+    skip = StrictBoolean(metadata={"description": "with boosters (required then): a Skip is pending (true only while "
+                                                  "the player who played it refills at a table); the next turn is "
+                                                  "skipped when their turn ends"})
 
 
 class CatatacPairChoice(Schema):
@@ -193,7 +242,9 @@ class CatatacMove(Schema):
 
     type = fields.String(required=True, validate=validate.OneOf(("play", "decline", "draw")))
     player = _seat(required=True)
-    card = _card(metadata={"description": "play: the paw card played; draw: the card drawn"})
+    card = fields.String(validate=PLAYED_ID,
+                         metadata={"description": "play: the paw card played, or the player's own alpha card "
+                                                  "(booster alpha; played instead of a paw card); draw: the card drawn"})
     pair = fields.Nested(CatatacPairChoice, allow_none=True, metadata={"description": "play only: the pair's basic action, or null"})
     block = fields.Nested(CatatacBlockChoice, allow_none=True, metadata={"description": "play only: the action block, or null"})
     order = fields.String(allow_none=True, validate=validate.OneOf(ORDERS),
