@@ -13,6 +13,9 @@ from referee.games.scratch_and_catch.rules import CHANCE_MODES
 CARD_PATTERN = r"^[CS](10|[1-9])-[1-9][0-9]?$"
 CARD_ERROR = "not a card id (C<number>-<copy> or S<number>-<copy>)"
 CARD_ID = validate.Regexp(CARD_PATTERN, error=CARD_ERROR)
+MAX_COPIES = 99
+# The largest deck options.deck allows: 99 Cat and 99 Scratch cards of each number 1 to 10.
+MAX_CARDS = 2 * 10 * MAX_COPIES
 
 
 def _card(**kwargs):
@@ -24,7 +27,7 @@ def _cards(**kwargs):
 
 
 def _counts(description):
-    return IntList(0, 99, validate=validate.Length(equal=10), required=True, metadata={"description": description})
+    return IntList(0, MAX_COPIES, validate=validate.Length(equal=10), required=True, metadata={"description": description})
 
 
 class ScratchAndCatchDeck(Schema):
@@ -60,12 +63,12 @@ class ScratchAndCatchStateOptions(Schema):
 class ScratchAndCatchPlayer(Schema):
     hand = _cards(required=True, validate=validate.Length(max=4))
     fleas = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=10_000))
-    collected = _cards(required=True, validate=validate.Length(max=1000))
+    collected = _cards(required=True, validate=validate.Length(max=MAX_CARDS))
 
 
 class ScratchAndCatchPile(Schema):
     value = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10))
-    cards = _cards(required=True, validate=validate.Length(min=1, max=1000),
+    cards = _cards(required=True, validate=validate.Length(min=1, max=2 * MAX_COPIES),
                         metadata={"description": "bottom first"})
 
 
@@ -91,7 +94,7 @@ class ScratchAndCatchState(Schema):
     players = fields.List(fields.Nested(ScratchAndCatchPlayer), required=True, validate=validate.Length(min=2, max=6))
     line = fields.List(fields.Nested(ScratchAndCatchPile), required=True, validate=validate.Length(max=10),
                        metadata={"description": "the piles on the line, ascending values"})
-    draw_pile = _cards(required=True, validate=validate.Length(max=1000), metadata={"description": "top first"})
+    draw_pile = _cards(required=True, validate=validate.Length(max=MAX_CARDS), metadata={"description": "top first"})
     turn = fields.Nested(ScratchAndCatchTurn, required=True)
     final_turns = fields.Nested(ScratchAndCatchFinalTurns, required=True, allow_none=True)
     finished = StrictBoolean(required=True)
