@@ -20,8 +20,9 @@ ALL = ("distraction", "alpha", "momentum")
 
 def bbuild(hands, discard, ball=("neutral_alley", "white"), boosters=ALL, alpha="default", box=None,
            deck=(), points_deck=None, points=None, turn=0, phase="play", stash=None, skip=False,
-           finished=False, seed="test", counter=0, **options):
-    """A consistent state with ``boosters``; ``discard`` is bottom first (the last is the top)."""
+           finished=False, seed="test", counter=0, spare="deck", **options):
+    """A consistent state with ``boosters``; ``discard`` is bottom first (the last is the top).
+    The paw cards not named go under the paw deck (``spare="deck"``) or the discard pile."""
     boosters = C.canonical_boosters(boosters)
     opts = dict(OPTIONS, **options)
     opts["boosters"] = list(boosters)
@@ -41,8 +42,13 @@ def bbuild(hands, discard, ball=("neutral_alley", "white"), boosters=ALL, alpha=
             for s in range(n):
                 alpha.append(next(c for c in C.alpha_pile(clans[s], boosters) if c not in alpha and c not in named))
         played = []
+        shown = [c for c in discard if c in C.ALPHA_IDS]  # alpha cards named in the discard pile
         for s in range(n):
             if alpha[s] is None:
+                mine = [c for c in shown if C.KINDS[c].alpha == clans[s]]
+                if mine:
+                    shown.remove(mine[0])
+                    continue
                 played.append(next(c for c in C.alpha_pile(clans[s], boosters)
                                     if c not in alpha and c not in played and c not in named))
     else:
@@ -58,8 +64,8 @@ def bbuild(hands, discard, ball=("neutral_alley", "white"), boosters=ALL, alpha=
         "options": opts,
         "players": [{"clan": clans[s], "hand": list(h), "alpha": alpha[s]} for s, h in enumerate(hands)],
         "ball": {"spot": ball[0], "colour": ball[1]},
-        "paw_deck": list(deck) + rest,
-        "discard": played + list(discard),
+        "paw_deck": list(deck) + (rest if spare == "deck" else []),
+        "discard": ([] if spare == "deck" else rest) + played + list(discard),
         "points_deck": list(points_deck),
         "points": {"white": list(points["white"]), "black": list(points["black"])},
         "turn": {"player": turn, "phase": phase},
