@@ -5,8 +5,8 @@ pile and the top of the paw deck. The paw cards of the paw boosters in play join
 2 of each go to the box (the last two of the booster not named elsewhere, unless ``box``
 names them); every paw card not named goes under the paw deck (catalogue order). Each seat
 holds the alpha card given in ``alpha`` (default: the first free card of its clan's pile;
-None: already played, then a card of its clan's pile lies at the bottom of the discard
-pile); the rest of the alpha piles is set aside.
+None: already played: an alpha card of its clan named in ``discard``, else one put at the
+bottom of the discard pile); the rest of the alpha piles is set aside.
 """
 
 from __future__ import annotations

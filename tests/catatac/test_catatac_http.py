@@ -55,3 +55,31 @@ def test_stash_succeeds_through_replay(client):
     assert answer["first_illegal"] is None
     assert answer["state"]["points"]["white"] == ["green"]
     assert answer["steps"][-1]["scores"]["clans"]["white"]["points_cards"] == 1
+
+
+def test_boosters_listed_in_the_options_and_played_through_the_service(client):
+    """The Boosters over HTTP: the options info lists them; a setup with all three is accepted,
+    its legal moves are judged legal, an alpha card with a pair is refused in Japanese."""
+    options = client.get(BASE).get_json()["options"]
+    assert options["boosters"]["items"] == ["distraction", "alpha", "momentum"]
+    response = client.post(f"{BASE}/setup", json={"players": 2, "seed": "http-boost",
+                                                  "options": {"boosters": ["momentum", "distraction", "alpha"]}})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    state = response.get_json()["state"]
+    assert state["options"]["boosters"] == ["distraction", "alpha", "momentum"] and len(state["box"]) == 4
+    moves = client.post(f"{BASE}/legal-moves", json={"state": state}).get_json()["moves"]
+    alpha = state["players"][0]["alpha"]
+    assert any(m.get("card") == alpha for m in moves)
+    for move in moves[:5] + [m for m in moves if m.get("card") == alpha][:2]:
+        verdict = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move}).get_json()
+        assert verdict["legal"] is True, verdict
+    wrong = play(0, alpha, ("steal", None), None)
+    answer = client.post(f"{BASE}/adjudicate", json={"state": state, "move": wrong},
+                         headers={"Accept-Language": "ja"}).get_json()
+    assert answer["violations"] == [{"code": "ALPHA_MAKES_NO_PAIR", "rule": "ブースター",
+                                     "message": f"アルファカード{alpha}でペアを作ることはできません。"}]
+
+
+def test_booster_setup_rejects_an_unknown_booster(client):
+    response = client.post(f"{BASE}/setup", json={"players": 2, "seed": "s", "options": {"boosters": ["beta"]}})
+    assert response.status_code == 422
