@@ -93,3 +93,30 @@ def test_if_match_naming_no_current_tag_fails(match, header):
     assert response.status_code == 412, response.get_data(as_text=True)
     assert response.content_type == PROBLEM
     assert response.headers["ETag"] == '"0"'
+
+
+# -- patterns match whole strings -------------------------------------------------------------
+
+def test_a_card_id_with_a_trailing_newline_is_not_a_card_id(client, started):
+    """The contract's patterns are JSON Schema patterns, where $ is the end of the string;
+    Python's $ also matches before a final newline, so "C7-7\\n" passed as a card id."""
+    state = started["state"]
+    card = state["players"][0]["hand"][0] + "\n"
+    move = {"type": "play", "player": 0, "source": "hand", "card": card}
+    response = client.post("/v1/games/scratch-and-catch/adjudicate", json={"state": state, "move": move})
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert [e["pointer"] for e in response.get_json()["errors"]] == ["/move/card"]
+    bad_state = {**state, "draw_pile": [state["draw_pile"][0] + "\n"] + state["draw_pile"][1:]}
+    response = client.post("/v1/games/scratch-and-catch/score", json={"state": bad_state})
+    assert response.status_code == 422
+    assert [e["pointer"] for e in response.get_json()["errors"]] == ["/state/draw_pile/0"]
+
+
+def test_a_katulhu_toy_id_with_a_trailing_newline_is_refused(client):
+    state = client.post("/v1/games/call-of-katulhu/setup", json={"players": 2, "seed": "nl"}).get_json()["state"]
+    toys = list(state["players"][0]["hand"][:4])
+    toys[0] += "\n"
+    response = client.post("/v1/games/call-of-katulhu/adjudicate",
+                           json={"state": state, "move": {"type": "place", "player": 0, "toys": toys}})
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert [e["pointer"] for e in response.get_json()["errors"]] == ["/move/toys/0"]

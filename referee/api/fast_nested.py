@@ -18,10 +18,10 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields, missing, validate
 
-from referee.games.common_schema import IdList, IntList, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, IntList, StrictBoolean
 
 _PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, IdList, IntList)
-_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp)
+_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch)
 
 
 def _plain_field(field: fields.Field) -> bool:

@@ -21,6 +21,16 @@ class RngState(Schema):
     counter = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=2**53))
 
 
+class FullMatch(validate.Regexp):
+    """``validate.Regexp`` over the whole string, as a JSON Schema ``pattern`` reads ``^...$``:
+    marshmallow uses ``re.match``, where ``$`` also matches before a final newline ("C7-7\\n")."""
+
+    def __call__(self, value):
+        if not isinstance(value, str) or self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
 class IdList(fields.List):
     """A list of id strings matching ``pattern``: documented like
     ``List(String(validate=Regexp(pattern)))``, validated in one loop (states carry dozens of
@@ -29,12 +39,12 @@ class IdList(fields.List):
     def __init__(self, pattern: str, error: str = "not a valid id", **kwargs):
         self._regex = re.compile(pattern)
         self._error = error
-        super().__init__(fields.String(validate=validate.Regexp(pattern, error=error)), **kwargs)
+        super().__init__(fields.String(validate=FullMatch(pattern, error=error)), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list):
             raise ValidationError("Not a valid list.")
-        match = self._regex.match
+        match = self._regex.fullmatch
         errors = {index: [self._error if isinstance(item, str) else "Not a valid string."]
                   for index, item in enumerate(value) if not (isinstance(item, str) and match(item))}
         if errors:

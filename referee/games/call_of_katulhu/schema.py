@@ -7,13 +7,13 @@ document the contract and reject bodies of the wrong shape.
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import IdList, RngState, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, RngState, StrictBoolean
 
 from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, ID_PATTERN, MAX_CATS, TABLE_SIZE
 from referee.games.call_of_katulhu.rules import CHANCE_MODES, PHASES
 
 ID_ERROR = "not an id (a letter or digit, then letters, digits and . _ : -, at most 40 characters)"
-ID = validate.Regexp(ID_PATTERN, error=ID_ERROR)
+ID = FullMatch(ID_PATTERN, error=ID_ERROR)
 MOVE_TYPES = ("place", "discard", "reveal")
 END_REASONS = ("seven_cats", "no_cats_left")
 

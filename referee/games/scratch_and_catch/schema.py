@@ -6,13 +6,13 @@ Consistency (every card in one place, ordered line, ...) is checked by the pure 
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import IdList, IntList, RngState, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, IntList, RngState, StrictBoolean
 
 from referee.games.scratch_and_catch.rules import CHANCE_MODES
 
 CARD_PATTERN = r"^[CS](10|[1-9])-[1-9][0-9]?$"
 CARD_ERROR = "not a card id (C<number>-<copy> or S<number>-<copy>)"
-CARD_ID = validate.Regexp(CARD_PATTERN, error=CARD_ERROR)
+CARD_ID = FullMatch(CARD_PATTERN, error=CARD_ERROR)
 MAX_COPIES = 99
 # The largest deck options.deck allows: 99 Cat and 99 Scratch cards of each number 1 to 10.
 MAX_CARDS = 2 * 10 * MAX_COPIES
