@@ -19,6 +19,15 @@ State (JSON, seats numbered from 0, clockwise)::
      "finished": bool,
      "rng": {"seed": str, "counter": int}}
 
+With boosters (``options.boosters``: "distraction", "alpha", "momentum", in that order; the
+key is absent in a base game), the state also carries::
+
+     "players": [{"clan", "hand", "alpha": alpha card id face down in front of the seat | null}]
+     "box": [paw ids removed unseen at setup, 2 per booster distraction / momentum, sorted]
+     "alpha_aside": [alpha ids not drawn, sorted]
+     "skip": bool    a Skip pending while its player refills at a table
+     "turn": {"phase": "replay"}   the player plays another card at once (Replay)
+
 SPOTS: black_hideout, black_alley, neutral_alley, white_alley, white_hideout.
 
 Moves::
@@ -37,7 +46,8 @@ Moves::
     {"type": "draw", "player": seat, "card": id}          table chance: one refill card
 
 A player other than the one due to play, of the same clan, plays "in place of a teammate"
-(Cooperation) simply by sending a play with their own seat.
+(Cooperation) simply by sending a play with their own seat. A play's ``card`` may be the
+player's own alpha card (Booster B), played instead of a paw card from the hand.
 """
 
 from __future__ import annotations
