@@ -7,7 +7,7 @@ import os
 from typing import Any, Mapping
 
 import yaml
-from flask import Flask, request
+from flask import Flask, g, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
@@ -16,6 +16,7 @@ from referee.api.games import blueprints
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
 from referee.api.schemas import Problem
+from referee.games import GAMES
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 API_DESCRIPTION = """Referee judges moves of three cat card games: CATATAC, Call of Katulhu and
@@ -45,6 +46,11 @@ class RefereeApi(Api):
         self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
 
     def handle_http_exception(self, error):
+        if error.code == 404 and request.path.startswith("/v1/games/"):
+            game_id = request.path.split("/")[3]
+            if game_id not in GAMES:
+                return problems.problem_response(
+                    404, f"No game {game_id!r} here; the games are: {', '.join(sorted(GAMES))}.")
         return problems.from_http_exception(error)
 
 
@@ -93,6 +99,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return None
 
     app.register_error_handler(problems.ProblemError, problems.from_problem_error)
+
+    @app.after_request
+    def language_headers(response):
+        # Verdict messages follow Accept-Language: say which language, and let caches vary on it.
+        language = g.get("language")
+        if language is not None:
+            response.headers["Content-Language"] = language
+            response.vary.add("Accept-Language")
+        return response
 
     @app.errorhandler(RecursionError)
     def too_deep(_error):

@@ -6,7 +6,9 @@
     referee openapi [--output openapi.yaml]
 
 ``adjudicate`` and ``replay`` print the same JSON as the HTTP answers (exit 0 for a verdict,
-legal or not; exit 2 with a problem+json document on stderr for bad input).
+legal or not; exit 2 with a problem+json document on stderr for bad input). STATE.json holds a
+state, bare or as ``{"state": ...}`` (the answer of ``setup``); MOVE.json a move, bare or as
+``{"move": ...}``; MOVES.json a list of moves, bare or as ``{"moves": [...]}``.
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ import click
 from marshmallow import ValidationError
 
 from referee.api import adjudication
-from referee.api.problems import ProblemError, pointer_errors
+from referee.api.problems import ProblemError, pointer_errors, problem_type
 from referee.api.schemas import game_schemas
 from referee.games import GAMES, PACKAGES
 
 
 def _problem(status: int, detail: str, errors=()) -> dict:
-    body = {"type": "https://referee.example/problems/unprocessable-content", "title": "Bad input",
-            "status": status, "detail": detail}
+    title = "The input cannot be read" if status == 400 else "The input does not fit the contract"
+    body = {"type": problem_type(status), "title": title, "status": status, "detail": detail}
     if errors:
         body["errors"] = [{"pointer": p, "detail": d} for p, d in errors]
     return body
@@ -48,9 +50,17 @@ def _read_json(path: str, pointer: str):
         _fail(_problem(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")]))
 
 
+def _unwrap(value, key: str):
+    """``{"state": S}`` -> ``S`` (the answer of setup can be used as it is); bare values pass."""
+    if isinstance(value, dict) and set(value) == {key}:
+        return value[key]
+    return value
+
+
 def _judge(kind: str, state_path: str, moves_path: str, lang: str) -> None:
-    state = _read_json(state_path, "/state")
-    second = _read_json(moves_path, "/moves" if kind == "replay" else "/move")
+    state = _unwrap(_read_json(state_path, "/state"), "state")
+    key = "moves" if kind == "replay" else "move"
+    second = _unwrap(_read_json(moves_path, f"/{key}"), key)
     game_id = state.get("game") if isinstance(state, dict) else None
     game = GAMES.get(game_id)
     if game is None:

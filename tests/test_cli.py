@@ -55,3 +55,20 @@ def test_console_script_is_installed():
     assert result.returncode == 0
     for command in ("serve", "adjudicate", "replay", "openapi"):
         assert command in result.stdout
+
+
+def test_setup_answer_and_wrapped_move_are_accepted(client, tmp_path):
+    """STATE.json may be the answer of setup as it is; MOVE.json may be {"move": ...}."""
+    answer = client.post(f"{BASE}/setup", json={"players": 2, "seed": "cli"}).get_json()
+    move = {"type": "play", "player": 0, "source": "pile"}
+    bare = CliRunner().invoke(main, ["adjudicate", *_files(tmp_path, answer["state"], move, "a.json")])
+    wrapped = CliRunner().invoke(main, ["adjudicate", *_files(tmp_path, answer, {"move": move}, "b.json")])
+    assert wrapped.exit_code == 0 and wrapped.output == bare.output
+    assert json.loads(wrapped.output)["legal"] is True
+
+
+def test_missing_file_is_a_400_problem(tmp_path):
+    result = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "nope.json"), str(tmp_path / "nope2.json")])
+    assert result.exit_code == 2
+    problem = json.loads(result.stderr)
+    assert problem["status"] == 400 and problem["type"] == "/problems/bad-request"

@@ -163,3 +163,26 @@ def test_same_state_same_bytes(client):
 def test_health(client):
     assert client.get("/healthz").get_json() == {"status": "ok"}
     assert client.get("/readyz").status_code == 200
+
+
+def test_unknown_game_names_the_games(client):
+    response = client.post("/v1/games/chess/setup", json={"players": 2})
+    assert response.status_code == 404 and response.content_type == PROBLEM
+    assert "scratch-and-catch" in response.get_json()["detail"]
+
+
+def test_problem_types_are_described(client):
+    problem = client.post(f"{BASE}/setup", json={"players": 9}).get_json()
+    assert problem["type"] == "/problems/unprocessable-content"
+    page = client.get(problem["type"])
+    assert page.status_code == 200 and "schema" in page.get_json()["description"]
+
+
+def test_answers_say_their_language(client):
+    state = setup(client, players=2)
+    move = {"type": "play", "player": 1, "source": "pile"}
+    japanese = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move}, headers={"Accept-Language": "ja-JP"})
+    assert japanese.headers["Content-Language"] == "ja"
+    assert "Accept-Language" in japanese.headers["Vary"]
+    english = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move})
+    assert english.headers["Content-Language"] == "en"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from flask import Response, request
+from flask import Response, g, request
 
 from referee.api import adjudication
 from referee.api.parsing import Blueprint
@@ -25,6 +25,11 @@ def request_language() -> str:
     (``ja-JP`` is Japanese, ``en-US`` English); the first we have wins, ``*`` means English.
     (werkzeug's ``best_match`` matches ``en`` exactly before it tries primary subtags, so
     ``ja-JP,en;q=0.9`` came out English and ``en-US,ja;q=0.5`` Japanese.)"""
+    g.language = _negotiate()  # the answer then carries Content-Language and Vary (app.py)
+    return g.language
+
+
+def _negotiate() -> str:
     # werkzeug sorts "*" last whatever its quality: order by quality alone (stable).
     for value, quality in sorted(request.accept_languages, key=lambda item: -item[1]):
         if quality <= 0:

@@ -6,6 +6,7 @@ from flask import Blueprint as FlaskBlueprint, current_app, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from referee.api.games import json_response
+from referee.api.problems import PROBLEM_TYPES, problem_response
 from referee.api.parsing import Blueprint
 from referee.api.schemas import Health
 
@@ -39,6 +40,13 @@ def contract_blueprint(yaml_text) -> FlaskBlueprint:
     @blp.get("/openapi.yaml")
     def openapi_yaml():
         return current_app.response_class(yaml_text(), content_type="application/yaml")
+
+    @blp.get("/problems/<slug>")
+    def problem_type_page(slug):
+        meaning = PROBLEM_TYPES.get(slug)
+        if meaning is None:
+            return problem_response(404, f"No problem type {slug!r}.")
+        return json_response({"type": f"/problems/{slug}", "description": meaning})
 
     @blp.get("/docs/assets/<path:filename>")
     def docs_assets(filename):

@@ -14,7 +14,8 @@ from flask import Response
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-TYPE_BASE = "https://referee.example/problems/"
+# Problem types are relative URIs (RFC 9457 section 3.1.1): GET /problems/<slug> describes each.
+TYPE_BASE = "/problems/"
 
 # status -> (type slug, title)
 _KINDS = {
@@ -31,6 +32,27 @@ _KINDS = {
 }
 
 
+# slug -> what the problem means and what to do about it (served at /problems/<slug>).
+PROBLEM_TYPES = {
+    "bad-request": "The request body is not valid JSON (or nested too deeply). Send a JSON document.",
+    "not-found": "No resource at this URL: check the path and the game id (GET /v1/games lists them).",
+    "method-not-allowed": "This URL does not take this method; the Allow header lists those it takes.",
+    "precondition-failed": "If-Match names another version than the match's; the ETag header carries the current one.",
+    "content-too-large": "The request body is larger than the service's limit (REFEREE_MAX_BODY_BYTES, 1 MiB by default).",
+    "unsupported-media-type": "Send the request body with Content-Type: application/json.",
+    "unprocessable-content": "The body does not fit the operation's schema; each entry of errors points at a bad field.",
+    "impossible-state": "The state is well formed but cannot exist in the game (a card in two places, a count out of range...); errors point at the places.",
+    "unplayable-options": "The game cannot be set up with these options or this player count; errors point at them.",
+    "precondition-required": "Moves in a match need If-Match with the match's current ETag.",
+    "unauthorized": "This request needs a seat's secret: Authorization: Bearer <secret>.",
+    "forbidden": "The secret given is another seat's.",
+    "idempotency-key-reused": "This Idempotency-Key was already used with another body.",
+    "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints keep working.",
+    "internal": "The service failed; this is a bug.",
+    "unavailable": "The service cannot answer now; retry later.",
+}
+
+
 class ProblemError(Exception):
     """An error to answer as a problem. ``errors``: iterable of ``(pointer, detail)``."""
 
@@ -43,6 +65,11 @@ class ProblemError(Exception):
         self.title = title
         self.slug = slug
         self.headers = dict(headers or {})
+
+
+def problem_type(status: int, slug: str | None = None) -> str:
+    """The problem ``type`` URI of ``status`` (or of a more specific ``slug``)."""
+    return TYPE_BASE + (slug or _KINDS.get(status, ("error", "Error"))[0])
 
 
 def escape_token(token: Any) -> str:
@@ -74,9 +101,9 @@ def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]]
                      title: str | None = None, slug: str | None = None,
                      headers: Mapping[str, str] | None = None) -> Response:
     """A problem+json response."""
-    default_slug, default_title = _KINDS.get(status, ("error", "Error"))
+    _, default_title = _KINDS.get(status, ("error", "Error"))
     body: dict[str, Any] = {
-        "type": TYPE_BASE + (slug or default_slug),
+        "type": problem_type(status, slug),
         "title": title or default_title,
         "status": status,
         "detail": detail,
