@@ -83,3 +83,12 @@ def test_boosters_listed_in_the_options_and_played_through_the_service(client):
 def test_booster_setup_rejects_an_unknown_booster(client):
     response = client.post(f"{BASE}/setup", json={"players": 2, "seed": "s", "options": {"boosters": ["beta"]}})
     assert response.status_code == 422
+
+
+def test_a_card_id_with_a_trailing_newline_is_refused(client):
+    """Card ids match the whole string (a JSON Schema pattern), booster and alpha ids too."""
+    state = build([["P4-2"], ["P1-1"]], ["P3-1"])
+    response = client.post(f"{BASE}/adjudicate", json={"state": state, "move": play(0, "P4-2\n")})
+    assert response.status_code == 422
+    response = client.post(f"{BASE}/adjudicate", json={"state": state, "move": play(0, "manx\n")})
+    assert response.status_code == 422

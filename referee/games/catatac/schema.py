@@ -10,15 +10,15 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from referee.games.catatac.cards import (ALL_POINTS_IDS, ALPHA_IDS, BOOSTER_PAW_CARDS, BOOSTERS, CLANS, COIN_FACES,
                                          DIRECTIONS, SPOTS)
 from referee.games.catatac.rules import CHANCE_MODES, ORDERS, PAIR_ACTIONS, PHASES
-from referee.games.common_schema import RngState, StrictBoolean
+from referee.games.common_schema import FullMatch, RngState, StrictBoolean
 
 _BOOSTER_PAW_IDS = "|".join(c for cards in BOOSTER_PAW_CARDS.values() for c in cards)
 _ALPHA_IDS = "|".join(ALPHA_IDS)
-CARD_ID = validate.Regexp(
+CARD_ID = FullMatch(
     r"^(P[1-8]-[1-4]|(charge|sprint|stop|capture|smash|courage|impact|miracle|bingo|fido)-[1-8]|joker-[12]|"
     + _BOOSTER_PAW_IDS + ")$",
     error="not a paw card id (P<number>-<copy>, <name>-<number> such as charge-1, stop-5 or duo-2, joker-1, joker-2)")
-PLAYED_ID = validate.Regexp(
+PLAYED_ID = FullMatch(
     r"^(P[1-8]-[1-4]|(charge|sprint|stop|capture|smash|courage|impact|miracle|bingo|fido)-[1-8]|joker-[12]|"
     + _BOOSTER_PAW_IDS + "|" + _ALPHA_IDS + ")$",
     error="not a paw card id nor an alpha card id")
