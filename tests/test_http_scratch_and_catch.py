@@ -186,3 +186,10 @@ def test_answers_say_their_language(client):
     assert "Accept-Language" in japanese.headers["Vary"]
     english = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move})
     assert english.headers["Content-Language"] == "en"
+
+
+def test_game_detail_lists_every_violation_code(client):
+    detail = client.get(BASE, headers={"Accept-Language": "ja"}).get_json()
+    codes = {v["code"]: v for v in detail["violations"]}
+    assert {"NOT_YOUR_TURN", "CARD_NOT_IN_HAND", "DRAW_PILE_EMPTY", "GAME_OVER"} <= set(codes)
+    assert codes["CARD_NOT_IN_HAND"]["rule"] == "ゲームの進行"

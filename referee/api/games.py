@@ -13,7 +13,7 @@ from referee.api.parsing import Blueprint
 from referee.api.schemas import GameDetail, GameList, game_schemas
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
-from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES, translate
 
 JSON = "application/json"
 
@@ -81,6 +81,9 @@ def game_blueprint(game: Game) -> Blueprint:
     def detail():
         info = adjudication.game_info(game)
         info["catalogue"] = game.catalogue()
+        language = request_language()
+        info["violations"] = [{"code": code, "message": translate(message, language), "rule": translate(rule, language)}
+                              for code, (message, rule) in sorted(game.messages.items())]
         return json_response(info)
 
     @blp.route("/setup", methods=["POST"])

@@ -67,6 +67,9 @@ class GameInfo(Schema):
 
 class GameDetail(GameInfo):
     catalogue = fields.Dict(required=True, metadata={"description": "the card catalogue in use"})
+    violations = fields.List(fields.Nested(ViolationOut), required=True, metadata={
+        "description": "every violation code this game's verdicts may carry, with its message template "
+                       "({name} fields are filled in verdicts) and rulebook section, in the language asked"})
 
 
 class GameList(Schema):

@@ -421,3 +421,14 @@ def test_adjudicate_never_mutates_the_state_given():
     move = GAME.legal_moves(state)[0]
     GAME.adjudicate(state, move)
     assert repr(state) == before
+
+
+def test_game_progress_draw_moves_are_only_for_refills_at_a_table():
+    """Game Progress: cards are drawn at the end of the turn; with the generator the draw is automatic."""
+    hands = [["C1-1", "C1-2", "C1-3", "C1-4"], ["C2-1", "C2-2", "C2-3", "C2-4"]]
+    seeded = build(hands, [["C9-1"]], pile=["C6-1"], extra_pile=False)
+    verdict = GAME.adjudicate(seeded, {"type": "draw", "player": 0, "card": "C6-1"})
+    assert verdict.violations[0].code == "REFILL_IS_AUTOMATIC"
+    table = build(hands, [["C9-1"]], pile=["C6-1"], chance="table", extra_pile=False)
+    verdict = GAME.adjudicate(table, {"type": "draw", "player": 0, "card": "C6-1"})
+    assert verdict.violations[0].code == "NOT_REFILLING"

@@ -46,6 +46,7 @@ MESSAGES = {
     "NOT_YOUR_TURN": ("It is player {turn}'s turn, not player {player}'s.", PROGRESS),
     "REFILL_PENDING": ("Draw cards until you have 4 cards in hand before the turn passes.", PROGRESS),
     "NOT_REFILLING": ("Cards are drawn only at the end of your turn, after your 2 cards.", PROGRESS),
+    "REFILL_IS_AUTOMATIC": ("With the seeded generator the refill is drawn for you; draw moves are for table games.", PROGRESS),
     "DRAW_PILE_EMPTY": ("The draw pile is empty.", PROGRESS),
     "CARD_REQUIRED": ("At a table game, name the card taken from the draw pile.", PROGRESS),
     "CARD_NOT_IN_PILE": ("Card {card} cannot be in the draw pile.", PROGRESS),
@@ -344,6 +345,8 @@ class ScratchAndCatch(Game):
                 raise Illegal(_violation("REFILL_PENDING"))
             return self._draw(state, move)
         if kind != "play":
+            if state["options"]["chance"] != "table":
+                raise Illegal(_violation("REFILL_IS_AUTOMATIC"))
             raise Illegal(_violation("NOT_REFILLING"))
         return self._play(state, move)
 

@@ -108,8 +108,12 @@ class ScratchAndCatchMove(Schema):
 
     type = fields.String(required=True, validate=validate.OneOf(("play", "draw")))
     player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 5))
-    source = fields.String(validate=validate.OneOf(("hand", "pile")), metadata={"description": "play only: where the card comes from"})
-    card = _card()
+    source = fields.String(validate=validate.OneOf(("hand", "pile")),
+                           metadata={"description": "required for play, absent for draw: where the card comes from"})
+    card = fields.String(validate=CARD_ID, metadata={
+        "description": "card id (e.g. C5-1 Cat, S5-1 Scratch). Required for play from the hand and for draw; "
+                       "for play from the pile: the card seen (required with table chance, optional and checked "
+                       "against the top card with seeded chance)"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):
