@@ -91,3 +91,18 @@ class MatchLog(Schema):
 class SeatQuery(Schema):
     seat = fields.Integer(validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
         "description": "show this seat's view (needs its secret); absent: a spectator's view"})
+
+
+class SeatRequiredQuery(Schema):
+    seat = fields.Integer(required=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
+        "description": "the seat asking (needs its secret)"})
+
+
+class MatchLegalMoves(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the version these moves apply to (the ETag)"})
+    seat = fields.Integer(required=True)
+    moves = fields.List(fields.Dict(), required=True, metadata={
+        "description": "every move this seat may make now, as the game's <Game>Move schema; a value this seat "
+                       "cannot see (a card still in a face-down pile at a table game) is null: name what you see"})

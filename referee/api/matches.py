@@ -32,8 +32,8 @@ from marshmallow import ValidationError
 
 from referee.api import adjudication
 from referee.api.games import json_response, request_language
-from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
-                                       MoveRequest, SeatQuery)
+from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, MatchLegalMoves, MatchLog,
+                                       MatchVerdict, MoveRequest, SeatQuery, SeatRequiredQuery)
 from referee.api.parsing import Blueprint
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
 from referee.engine.core import Game
@@ -242,11 +242,15 @@ def redactions(game: Game, before: dict, after: dict, players: int, move: dict, 
     a card left in the deck. Seats other than the mover read exactly what a spectator reads
     (card ids need not be unique: a seat holding a "yarn" toy must not see another seat's
     face-down "yarn"); the moving seat also sees the values its own views show. Generic over
-    games; the common case (everything named is public) costs two views."""
+    games; the common case (everything named is public) costs two views. Values shown by an
+    event of ``game.public_event_types`` (a reveal) are public."""
     named: set = set()
     _strings(move, named)
     _strings(events, named)
     named = {value for value in named if _shown(value, before_text) or _shown(value, after_text)}
+    revealed: set = set()
+    _strings([e for e in events if e.get("type") in game.public_event_types], revealed)
+    named -= revealed
     if named:
         named -= _seen(game, after, None, named)
     if named:
@@ -389,6 +393,38 @@ def get_log(query, match_id):
     response.headers["Cache-Control"] = "private, no-cache"
     response.headers["Vary"] = "Authorization"
     return _with_etag(response, max(version, snap.version))
+
+
+@blp.route("/<string:match_id>/legal-moves", methods=["GET"])
+@blp.arguments(SeatRequiredQuery, location="query")
+@blp.response(200, MatchLegalMoves, headers=_ETAG_HEADER)
+@blp.doc(operationId="getMatchLegalMoves", security=[{SECURITY_SCHEME: []}],
+         responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
+                    "503": _UNAVAILABLE})
+def get_legal_moves(query, match_id):
+    """Every move seat ``?seat=N`` may make now (with its secret), as that seat may see them:
+    a value hidden from the seat is null. Send one of them to ``POST .../moves`` with the ETag."""
+    snap = _snapshot(match_id)
+    meta = json.loads(snap.meta)
+    seat = query["seat"]
+    _require_seat(meta, seat)
+    game = GAMES[meta["game"]]
+    state = json.loads(snap.state)
+    moves = [move for move in game.legal_moves(state) if move.get("player") == seat]
+    named: set = set()
+    _strings(moves, named)
+    hidden = {value for value in named if _shown(value, snap.state)} - _seen(game, state, seat, named)
+    shown, seen_moves = [], set()
+    for move in moves:
+        masked = _mask(move, hidden) if hidden else move
+        key = adjudication.dumps(masked)
+        if key not in seen_moves:
+            seen_moves.add(key)
+            shown.append(masked)
+    response = json_response({"id": match_id, "game": game.id, "version": snap.version, "seat": seat, "moves": shown})
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Authorization"
+    return _with_etag(response, snap.version)
 
 
 def _fingerprint(seat: int, move: dict) -> str:

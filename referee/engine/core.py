@@ -114,6 +114,9 @@ class Game:
     # Violation code -> (English message template, rulebook section): every text the game's
     # verdicts can carry, so that the catalogs can be checked for a translation of each.
     messages: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    # Event types that make their values public to every reader (a reveal): a match log never
+    # hides what such an event shows, even where the state no longer holds it.
+    public_event_types: ClassVar[frozenset[str]] = frozenset()
 
     # -- hooks ---------------------------------------------------------------------------
 

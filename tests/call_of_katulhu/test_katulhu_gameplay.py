@@ -387,7 +387,7 @@ def test_advanced_rule_set_aside_toys_must_be_played_next_round():
     verdict = GAME.adjudicate(after, place(0, *BLUE))
     assert codes(verdict) == ["SET_ASIDE_NOT_PLAYED"]
     assert verdict.violations[0].rule == "Optional Advanced Game Rule"
-    assert verdict.violations[0].params == {"toy": "catnip"}
+    assert verdict.violations[0].params == {"toys": "catnip, box"}   # both set-aside toys are named
     assert codes(GAME.adjudicate(after, place(0, "catnip", "yarn", "mouse", "laser"))) == ["SET_ASIDE_NOT_PLAYED"]
     assert GAME.adjudicate(after, place(0, "box", "yarn", "catnip", "laser")).legal
     mine = [m for m in GAME.legal_moves(after) if m["player"] == 0]

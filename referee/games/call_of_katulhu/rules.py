@@ -79,7 +79,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "WRONG_TOY_COUNT": ("Place exactly 4 toys, one in each slot from 1 to 4.", GAMEPLAY),
     "TOY_NOT_IN_DECK": ("Toy {toy} is not in your deck.", GAMEPLAY),
     "TOY_PLACED_TWICE": ("Toy {toy} is placed twice; each slot holds a different toy card.", GAMEPLAY),
-    "SET_ASIDE_NOT_PLAYED": ("Toy {toy} was set aside last round and must be played this round.", ADVANCED),
+    "SET_ASIDE_NOT_PLAYED": ("The toys set aside last round must be played this round: {toys}.", ADVANCED),
     "ALREADY_CHOSE_DISCARD": ("Player {player} has already chosen a cat to discard.", GAMEPLAY),
     "CAT_NOT_ON_TABLE": ("Cat {cat} is not on the table.", GAMEPLAY),
     "CAT_NOT_IN_DECK": ("Cat {cat} cannot be in the cat deck.", GAMEPLAY),
@@ -163,6 +163,7 @@ class CallOfKatulhu(Game):
     player_counts = (2,)
     rules_version = "call-of-katulhu/en-1"
     messages = MESSAGES
+    public_event_types = frozenset({"toys_revealed"})  # both placements are turned face up
 
     # -- description ---------------------------------------------------------------------
 
@@ -412,9 +413,9 @@ class CallOfKatulhu(Game):
             if toy in seen:
                 raise _illegal("TOY_PLACED_TWICE", toy=toy)
             seen.add(toy)
-        for toy in player["must_play"]:
-            if toy not in seen:
-                raise _illegal("SET_ASIDE_NOT_PLAYED", toy=toy)
+        missing = [toy for toy in player["must_play"] if toy not in seen]
+        if missing:
+            raise _illegal("SET_ASIDE_NOT_PLAYED", toys=", ".join(missing))
         new = _copy_state(state)
         mine = new["players"][seat]
         mine["placement"] = list(toys)

@@ -1,0 +1,53 @@
+"""A seat asks its legal moves in a match; reveals make values public in the log."""
+
+from __future__ import annotations
+
+from tests.matches.test_matches_api import bearer, create, full_state, move
+
+from referee.games import GAMES
+
+
+def test_a_seat_gets_its_own_legal_moves(mclient):
+    match = create(mclient, players=2).get_json()
+    secret0 = match["seats"][0]["secret"]
+    answer = mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=0", headers=bearer(secret0))
+    assert answer.status_code == 200 and answer.headers["ETag"] == '"0"'
+    moves = answer.get_json()["moves"]
+    hand = full_state(mclient, match["id"])["players"][0]["hand"]
+    # 4 cards from the hand and the draw pile (seeded: the generator gives its top card).
+    assert sorted(m["card"] for m in moves if m["source"] == "hand") == sorted(hand)
+    assert {"type": "play", "player": 0, "source": "pile"} in moves and len(moves) == 5
+    # Seat 1 is not to move: it has no move; and a seat needs its own secret.
+    secret1 = match["seats"][1]["secret"]
+    assert mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=1", headers=bearer(secret1)).get_json()["moves"] == []
+    assert mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=0", headers=bearer(secret1)).status_code == 403
+    assert mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=0").status_code == 401
+    assert mclient.get(f"/v1/matches/{match['id']}/legal-moves", headers=bearer(secret0)).status_code == 422
+
+
+def test_table_cards_hidden_from_the_seat_are_null(mclient):
+    match = create(mclient, players=2, options={"chance": "table"}).get_json()
+    secret0 = match["seats"][0]["secret"]
+    moves = mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=0", headers=bearer(secret0)).get_json()["moves"]
+    assert {"type": "play", "player": 0, "source": "pile", "card": None} in moves
+    assert len(moves) == 5   # the pile's cards are not listed to the seat: it names the card it sees
+
+
+def test_call_of_katulhu_toys_are_public_in_the_log_once_revealed(mclient):
+    """Call of Katulhu, Gameplay: both placements are revealed; the log shows the revealing move and the reveal."""
+    match = create(mclient, players=2, game="call-of-katulhu", seed="reveal").get_json()
+    ids, secrets = match["id"], [s["secret"] for s in match["seats"]]
+    game = GAMES["call-of-katulhu"]
+    etag = '"0"'
+    for seat in (0, 1):
+        chosen = next(m for m in game.legal_moves(full_state(mclient, ids)) if m["player"] == seat)
+        answer = move(mclient, ids, chosen, secrets[seat], etag)
+        assert answer.get_json()["legal"], answer.get_json()
+        etag = answer.headers["ETag"]
+        if seat == 1:
+            revealing = chosen
+    entries = mclient.get(f"/v1/matches/{ids}/log").get_json()["entries"]
+    assert entries[0]["move"]["toys"] == [None] * 4          # the first placement was face down when made
+    assert entries[1]["move"]["toys"] == revealing["toys"]   # the second one is revealed with it
+    reveal = next(e for e in entries[1]["events"] if e["type"] == "toys_revealed")
+    assert all(None not in slot["toys"] for slot in reveal["slots"])
