@@ -404,6 +404,7 @@ def _valid():
     (lambda s: s["draw_pile"].pop(), ""),
     (lambda s: s["players"].append({"hand": [], "fleas": 1, "collected": []}) or s["players"].extend([s["players"][-1]] * 4), "/players"),
     (lambda s: s["turn"].__setitem__("player", 3), "/turn/player"),
+    (lambda s: s.update(finished=True, final_turns={"ended_by": 0, "reason": "no_fleas", "remaining": [1]}), "/finished"),
     (lambda s: s["line"].reverse() if len(s["line"]) > 1 else s["line"][0].__setitem__("value", 11), "/line/1/value"),
 ])
 def test_impossible_states_are_refused_with_a_pointer(mutate, pointer):

@@ -305,6 +305,8 @@ class ScratchAndCatch(Game):
                 errors.append(("/turn/player", "during the final turns the player to act is the first of final_turns.remaining"))
             if not state["finished"] and not remaining:
                 errors.append(("/final_turns/remaining", "no final turn left but the game is not finished"))
+            if state["finished"] and remaining:
+                errors.append(("/finished", "the game cannot be finished while final turns remain"))
         elif state["finished"]:
             errors.append(("/finished", "a finished game has final_turns"))
         if errors:
