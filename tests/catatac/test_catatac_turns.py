@@ -229,6 +229,9 @@ def test_marathon_third_game_ends_the_match_on_totals():
     # totals: White 6 + 2 + 4 = 12, Black 3 + 7 + 1 = 11
     assert scores["marathon"]["totals"]["white"]["points"] == 12 and scores["marathon"]["totals"]["black"]["points"] == 11
     assert outcome.winners == (0,)
+    # Once the Marathon is over the clans show its totals (sardines: White 2 + 1 + 0, Black 2 + 3 + 2).
+    assert scores["clans"]["white"]["points"] == 12 and scores["clans"]["black"]["points"] == 11
+    assert scores["clans"]["white"]["sardines"] == 3 and scores["clans"]["black"]["sardines"] == 7
 
 
 def test_marathon_carried_over_three_games_by_legal_moves():

@@ -1246,7 +1246,8 @@ class Catatac(Game):
         card gives the value of the clan's colour); the most points wins; a tie goes to the
         clan with more sardines, then stays a tie (no winners). Points cards lie face down:
         until the end only their number is shown. Marathon: points of the three games added
-        (sardines too, for the tiebreak); ``marathon.games`` gives each completed game."""
+        (sardines too, for the tiebreak); ``marathon.games`` gives each completed game, and once
+        the Marathon is over ``clans`` shows its totals."""
         players = state["players"]
         finished = state["finished"]
         marathon = state["marathon"]
@@ -1267,9 +1268,8 @@ class Catatac(Game):
             return scores, Outcome(False)
         if final is None:
             final = _clan_totals(state["points"], players)
-        if marathon is None:
-            for clan in C.CLANS:
-                clans[clan].update(final[clan])
+        for clan in C.CLANS:  # Marathon: the totals of the three games
+            clans[clan].update(final[clan])
         white, black = final["white"], final["black"]
         if white["points"] != black["points"]:
             winner, tiebreak = ("white" if white["points"] > black["points"] else "black"), None
