@@ -56,7 +56,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, Mapping
 
-from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation
+from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
 from referee.engine.rng import Rng
 from referee.games.catatac import cards as C
 
@@ -136,8 +136,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 
 def _violation(code: str, **params: Any) -> Violation:
-    message, rule = MESSAGES[code]
-    return Violation(code, message, rule, params)
+    return violation(MESSAGES, code, **params)
 
 
 def _illegal(code: str, **params: Any) -> Illegal:
