@@ -39,7 +39,7 @@ def strict_loads(data: bytes | str) -> Any:
     if _SURROGATE_ESCAPE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError as error:
+        except UnicodeEncodeError:
             raise json.JSONDecodeError("a string holds a lone surrogate (no Unicode character)", text,
                                        0) from None
     return value

@@ -24,7 +24,6 @@ def build(hands, discard, ball=("neutral_alley", "white"), deck=(), points_deck=
         marathon = {"game": 1, "completed": []}
     if marathon is not None:
         opts["marathon"] = True
-    n = len(hands)
     named = [c for h in hands for c in h] + list(discard) + list(deck)
     rest = [c for c in C.paw_cards(opts["kittens"]) if c not in set(named)]
     points = points or {"white": [], "black": []}
