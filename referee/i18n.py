@@ -44,7 +44,7 @@ def translations(language: str) -> gettext.NullTranslations:
 
 def translate(msgid: str, language: str) -> str:
     """``msgid`` in ``language`` (the msgid itself when there is no translation)."""
-    if language == DEFAULT_LANGUAGE:
+    if language == DEFAULT_LANGUAGE or not msgid:  # gettext("") is the catalog's header
         return msgid
     return translations(language).gettext(msgid)
 

@@ -30,7 +30,7 @@ def violation_json(violation: Violation, language: str) -> dict:
     """``{"code", "message", "rule"}`` with message and rule in ``language``."""
     # String parameters are translated too: a catalog may name an identifier in words
     # ("enemy_possession"); card ids and other values without an entry pass unchanged.
-    params = {name: translate(value, language) if isinstance(value, str) else value
+    params = {name: translate(value, language) if isinstance(value, str) and value else value
               for name, value in violation.params.items()}
     return {
         "code": violation.code,
