@@ -44,7 +44,8 @@ class CallOfKatulhuCatalogue(Schema):
 
 
 class CallOfKatulhuOptions(Schema):
-    """Setup options; every field is optional and has a default."""
+    """Setup options (the ``options`` of a setup body); every field is optional and has a
+    default. The state then carries every option explicitly."""
 
     chance = fields.String(validate=validate.OneOf(CHANCE_MODES),
                            metadata={"description": "seeded (default): the generator shuffles and turns up cats; "
@@ -101,16 +102,31 @@ class CallOfKatulhuState(Schema):
 
 
 class CallOfKatulhuMove(Schema):
-    """A move. ``place``: the 4 different toys of the player's deck for slots 1 to 4, face down
-    (legal-moves lists every ordered choice: 360 per player, 144 under the advanced rule).
-    ``discard``: stall rule, the cat of the table the player discards. ``reveal``: table chance
-    only, one cat turned up at the table (either seat may report it)."""
+    """A move; ``type`` and ``player`` are always required. Both players act in the same phase,
+    in either order. The easiest way to build a move is to pick one from ``legal-moves``.
 
-    type = fields.String(required=True, validate=validate.OneOf(MOVE_TYPES))
+    ``place`` (Gameplay; phase ``place``): ``toys`` required, ``cat`` absent. The 4 different
+    toys of the player's deck (ids from the catalogue's ``toys``) placed face down in slots 1 to
+    4, slot 1 first; the 2 toys left out are set aside. Under the Optional Advanced Game Rule
+    the 2 toys set aside last round (the player's ``must_play``) must be among them.
+    ``legal-moves`` lists every ordered choice: 360 per player, 144 under the advanced rule.
+
+    ``discard`` (Gameplay, stall rule; phase ``stall``): ``cat`` required, ``toys`` absent: the
+    cat of the table the player discards (chosen face down; both choices are shown together).
+
+    ``reveal`` (table chance only; phase ``reveal``): ``cat`` required, ``toys`` absent: one cat
+    turned up at the table from the cat deck (either seat may report it)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(MOVE_TYPES),
+                         metadata={"description": "place: 4 toys face down; discard: stall rule, a cat of the "
+                                                  "table to discard; reveal: table chance, a cat turned up"})
     player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 1),
                             metadata={"description": "seat: 0 blue deck, 1 red deck"})
-    toys = _ids("place only: toys for slots 1 to 4", validate=validate.Length(equal=4))
-    cat = fields.String(validate=ID, metadata={"description": "discard and reveal only: the cat"})
+    toys = _ids("place only (required; absent otherwise): 4 different toy ids of the player's deck, for slots 1 "
+                "to 4, slot 1 first", validate=validate.Length(equal=4))
+    cat = fields.String(validate=ID, metadata={"description": "discard and reveal only (required; absent for place): "
+                                                              "discard: a cat id on the table; reveal: the cat id "
+                                                              "turned up from the cat deck"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):

@@ -58,10 +58,14 @@ def _seat(**kwargs):
 
 
 class CatatacDeal(Schema):
-    """A deal seen at a physical table (setup with table chance)."""
+    """A deal seen at a physical table (setup with table chance only; refused with seeded
+    chance). ``hands``, ``discard`` and ``coin`` are required; ``removed`` is required with the
+    distraction or momentum booster (2 cards per such booster) and ``alpha`` with the alpha
+    booster (one per seat); both are absent otherwise. The rest of the paw deck and the points
+    deck stay unknown (kept sorted in the state)."""
 
     hands = fields.List(fields.List(_card(), validate=validate.Length(equal=6)), required=True,
-                        validate=validate.Length(min=2, max=6), metadata={"description": "the 6 cards dealt to each seat"})
+                        validate=validate.Length(min=2, max=6), metadata={"description": "the 6 paw cards dealt to each seat, seat 0 first (one list per player)"})
     discard = _card(required=True, metadata={"description": "the card turned to start the discard pile"})
     coin = fields.String(required=True, validate=validate.OneOf(COIN_FACES),
                          metadata={"description": "the face the yarn ball showed: the clan in possession"})
@@ -73,11 +77,15 @@ class CatatacDeal(Schema):
 
 
 class CatatacOptions(Schema):
-    """Setup options; every field is optional and has a default."""
+    """Setup options (the ``options`` of a setup body); every field is optional and has a
+    default. The state then carries every option explicitly (``boosters`` only when some are
+    in play)."""
 
     chance = fields.String(validate=validate.OneOf(CHANCE_MODES),
                            metadata={"description": "seeded (default): the generator shuffles, deals and flips; "
-                                                    "table: moves carry the outcomes seen at a physical table"})
+                                                    "table: moves carry the outcomes seen at a physical table (coin "
+                                                    "faces, points cards, each refill card as a draw move) and the "
+                                                    "setup may give the deal"})
     seat0_clan = _clan(metadata={"description": "clan of seat 0 (default white); the clans alternate around the table"})
     first_player = _seat(metadata={"description": "the seat that plays first, the rulebook's youngest kitten (default 0)"})
     deck_hockey = StrictBoolean(metadata={"description": "Deck Hockey variant: a pair can counter (default false)"})
@@ -199,61 +207,115 @@ class CatatacState(Schema):
 
 
 class CatatacPairChoice(Schema):
-    """The basic action allowed by a pair."""
+    """The basic action done with a pair (rulebook, Making a Pair): the card played has the
+    same number as the top card of the discard pile (a Joker copies the top card's number; only
+    a Joker pairs a Joker; an alpha card never makes or allows a pair). Both keys are required.
+
+    - ``{"action": "steal", "direction": null}``: the ball is on an alley and the enemy clan
+      has it; it is flipped to your clan.
+    - ``{"action": "movement", "direction": "black"|"white"}``: your clan has the ball on an
+      alley; it moves 1 spot toward that side, staying on the alleys.
+    - ``{"action": "stash", "direction": null}``: your clan has the ball on the alley next to
+      your own hideout; it goes into the hideout (a stash attempt, which ends the turn).
+    - ``{"action": "counter", "direction": null}``: Deck Hockey variant only, answering a stash
+      attempt: the ball leaves the enemy hideout for the adjacent alley."""
 
     action = fields.String(required=True, validate=validate.OneOf(PAIR_ACTIONS),
-                           metadata={"description": "steal, movement (to an adjacent alley), stash (attempt), or "
-                                                    "counter (Deck Hockey only, answering a stash attempt)"})
+                           metadata={"description": "the basic action: steal (flip the enemy's ball on an alley to "
+                                                    "your clan), movement (your ball to an adjacent alley), stash "
+                                                    "(your ball from the alley next to your hideout into it: a stash "
+                                                    "attempt), or counter (Deck Hockey only, answering a stash attempt)"})
     direction = fields.String(required=True, allow_none=True, validate=validate.OneOf(tuple(DIRECTIONS)),
-                              metadata={"description": "movement only (else null): " + DIRECTION_TEXT})
+                              metadata={"description": "required key; a direction for action movement only, null "
+                                                       "for every other action: " + DIRECTION_TEXT})
 
 
 class CatatacBlockChoice(Schema):
-    """How the card's action block is played, top to bottom."""
+    """How the card's action block is played (rulebook, Activating the Action Block), top to
+    bottom and in full. The catalogue (``GET /v1/games/catatac``) gives each paw card's
+    ``block`` as a list of rows, top first; each row is a list of sides, and a row with two
+    sides or more is a bar, where the player picks one side (Icons). Both keys are required;
+    a block with no bar and no movement is ``{"bars": [], "directions": []}``."""
 
     bars = fields.List(fields.Integer(strict=True, validate=validate.Range(0, 9)), required=True,
                        validate=validate.Length(max=10),
-                       metadata={"description": "one entry per bar of the block, top first: the side chosen, "
-                                                "0 for the left/first side (catalogue order); [] when the block has no bar"})
+                       metadata={"description": "one integer per bar (row of the catalogue's block with two sides "
+                                                "or more), top first: the index of the side chosen in that row, 0 "
+                                                "for its first side; rows with a single side take no entry; [] when "
+                                                "the block has no bar"})
     directions = fields.List(fields.String(validate=validate.OneOf(tuple(DIRECTIONS))), required=True,
                              validate=validate.Length(max=10),
-                             metadata={"description": "one entry per movement effect actually played (after the bar "
-                                                      "choices), top first: " + DIRECTION_TEXT})
+                             metadata={"description": "one direction per movement effect actually played (in the "
+                                                      "rows and the bar sides chosen), top first; [] when none: "
+                                                      + DIRECTION_TEXT})
 
 
 class CatatacMove(Schema):
-    """A move; every choice explicit.
+    """A move; every choice explicit (no hidden defaults). ``type`` and ``player`` are always
+    required. The easiest way to build a move is to pick one from ``legal-moves``.
 
-    ``play``: ``card`` from the player's hand, with ``pair`` (null: the pair is not used),
-    ``block`` (null: the action block is not used) and ``order`` (``pair_first`` or
-    ``block_first`` exactly when both are used, else null); all three keys are required. A
-    player of the same clan as the player due may play a card with the cooperation icon in
-    their place (``player`` is then the cooperating seat). ``coins``: the faces of the coin
-    flips happening during the move, in order (required with table chance when a flip
-    happens; optional and checked with seeded chance). ``draw``: seeded chance only, optional:
-    the refill cards, checked against the top of the paw deck.
+    ``play`` (1. Play a Paw Card): requires ``card``, ``pair``, ``block`` and ``order`` (the
+    three choices may be null but the keys must be present). ``card``: a paw card of the
+    player's hand, or the player's own alpha card (booster alpha, while the paw deck is not
+    empty). ``pair``: the basic action of a pair, or null when the pair is not used.
+    ``block``: the action block's bar sides and movement directions, or null when it is not
+    used. ``order``: ``pair_first`` or ``block_first`` exactly when both pair and block are
+    used (the combo), else null. ``coins``: the faces of the coin flips happening during the
+    play, in order; with table chance required (as many as flips, ``[]`` or absent when none);
+    with seeded chance optional and checked against the generator. ``draw``: seeded chance
+    only, optional: the refill cards expected, checked against the top of the paw deck (``[]``
+    when none); absent with table chance (each refill card is a ``draw`` move). ``points_card``
+    must be absent. Cooperation (2x): a player of the same clan as the player due may play a
+    card with the cooperation icon in their place (``player`` is then the cooperating seat; the
+    block is required, alone or in a combo); answering a stash attempt, only a counter is
+    accepted (a counter icon, or a pair with Deck Hockey).
 
-    ``decline``: the acting seat does not counter the pending stash attempt. When it is the
-    last seat able to answer, the stash succeeds: ``points_card`` and ``coins`` (one face)
-    give the points card taken and the coin flip (required with table chance, optional and
-    checked with seeded chance).
+    ``decline`` (Countering a Stash): the acting seat does not counter the pending stash
+    attempt. ``card``, ``pair``, ``block``, ``order`` and ``draw`` must be absent. When it is
+    the last seat able to answer, the stash succeeds: ``points_card`` (the points card taken)
+    and ``coins`` (exactly one face: the ball's coin flip) are required with table chance,
+    optional and checked with seeded chance; for an earlier decline both must be absent (or
+    ``coins`` empty).
 
-    ``draw``: table chance only: one card drawn while refilling a hand (``card``)."""
+    ``draw`` (3. Refilling Your Hand): table chance only, while ``turn.phase`` is ``refill``:
+    one card drawn (``card``, required). ``pair``, ``block``, ``order``, ``draw``, ``coins`` and
+    ``points_card`` must be absent."""
 
-    type = fields.String(required=True, validate=validate.OneOf(("play", "decline", "draw")))
-    player = _seat(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(("play", "decline", "draw")),
+                         metadata={"description": "play: play a card (a paw card or the player's alpha card); "
+                                                  "decline: do not counter a pending stash attempt; draw: table "
+                                                  "chance, one refill card"})
+    player = _seat(required=True, metadata={"description": "the acting seat (for a play under Cooperation: the "
+                                                           "teammate playing in place of the player due)"})
     card = fields.String(validate=PLAYED_ID,
-                         metadata={"description": "play: the paw card played, or the player's own alpha card "
-                                                  "(booster alpha; played instead of a paw card); draw: the card drawn"})
-    pair = fields.Nested(CatatacPairChoice, allow_none=True, metadata={"description": "play only: the pair's basic action, or null"})
-    block = fields.Nested(CatatacBlockChoice, allow_none=True, metadata={"description": "play only: the action block, or null"})
+                         metadata={"description": "play (required): the paw card played from the hand, or the "
+                                                  "player's own alpha card (booster alpha); draw (required): the card "
+                                                  "drawn from the paw deck; decline: absent"})
+    pair = fields.Nested(CatatacPairChoice, allow_none=True,
+                         metadata={"description": "play (required key): the pair's basic action, or null when the "
+                                                  "pair is not used; absent for decline and draw"})
+    block = fields.Nested(CatatacBlockChoice, allow_none=True,
+                          metadata={"description": "play (required key): the action block as played, or null when "
+                                                   "it is not used; absent for decline and draw"})
     order = fields.String(allow_none=True, validate=validate.OneOf(ORDERS),
-                          metadata={"description": "play only: pair_first or block_first for a combo, else null"})
+                          metadata={"description": "play (required key): pair_first (the pair's action, then the "
+                                                   "block) or block_first (the block, then the pair's action) when "
+                                                   "both pair and block are used (The \"Combo\"); null otherwise; "
+                                                   "absent for decline and draw"})
     coins = fields.List(fields.String(validate=validate.OneOf(COIN_FACES)), validate=validate.Length(max=4),
-                        metadata={"description": "faces of the coin flips of this move, in order"})
+                        metadata={"description": "play and decline: the faces (white or black) of the coin flips of "
+                                                 "this move, in order. Table chance: required when a flip happens "
+                                                 "(one per coin-flip effect of the block; one for the decline that "
+                                                 "makes a stash succeed). Seeded chance: optional, checked against "
+                                                 "the generator. Absent for draw"})
     draw = fields.List(_card(), validate=validate.Length(max=6),
-                       metadata={"description": "play, seeded chance only: the refill cards expected"})
-    points_card = _points_card(metadata={"description": "decline only: the points card taken if the stash succeeds"})
+                       metadata={"description": "play, seeded chance only, optional: the refill cards expected, top "
+                                                "of the paw deck first ([] when no card is drawn); checked. Absent "
+                                                "with table chance and for decline and draw"})
+    points_card = _points_card(metadata={"description": "decline only, for the decline that makes the stash succeed: "
+                                                        "the points card taken (table chance: required, the card seen; "
+                                                        "seeded: optional, checked against the top of the points "
+                                                        "deck); absent otherwise"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):

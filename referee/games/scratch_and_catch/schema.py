@@ -36,6 +36,8 @@ class ScratchAndCatchDeck(Schema):
 
 
 class ScratchAndCatchDeal(Schema):
+    """A deal seen at a physical table (setup with table chance only): both fields required."""
+
     hands = fields.List(_cards(validate=validate.Length(equal=4)), required=True,
                         validate=validate.Length(min=2, max=6), metadata={"description": "the 4 cards dealt to each seat"})
     line = _cards(required=True, validate=validate.Length(equal=4),
@@ -102,12 +104,23 @@ class ScratchAndCatchState(Schema):
 
 
 class ScratchAndCatchMove(Schema):
-    """A move. ``play``: one card of the turn, from the hand (``card`` required) or the draw pile
-    (``card``: the card seen; required with table chance, optional and checked with seeded chance).
-    ``draw``: table chance only, one card drawn while refilling the hand at the end of the turn."""
+    """A move; ``type`` and ``player`` are always required (Game Progress: 2 cards per turn,
+    then the hand is refilled to 4).
 
-    type = fields.String(required=True, validate=validate.OneOf(("play", "draw")))
-    player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 5))
+    ``play``: one card of the turn, ``source`` required. From the hand: ``"source": "hand"``
+    and ``card`` (a card of the hand) required. From the draw pile: ``"source": "pile"`` and
+    ``card`` the card seen, required with table chance, optional and checked against the top
+    card with seeded chance.
+
+    ``draw``: table chance only, while ``turn.step`` is ``refill``: one card drawn while
+    refilling the hand at the end of the turn; ``card`` required, ``source`` absent. With
+    seeded chance the refill is automatic."""
+
+    type = fields.String(required=True, validate=validate.OneOf(("play", "draw")),
+                         metadata={"description": "play: one of the 2 cards of the turn; draw: table chance, one "
+                                                  "refill card"})
+    player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 5),
+                            metadata={"description": "the acting seat"})
     source = fields.String(validate=validate.OneOf(("hand", "pile")),
                            metadata={"description": "required for play, absent for draw: where the card comes from"})
     card = fields.String(validate=CARD_ID, metadata={
