@@ -1,7 +1,7 @@
 """Messages in English and Japanese from standard gettext catalogs.
 
-Catalogs live in ``referee/locale/<lang>/LC_MESSAGES/*.po`` (one per game, plus ``referee.po``
-for the service's own texts). They are compiled in memory with Babel at first use, so a source
+Catalogs live in ``referee/locale/<lang>/LC_MESSAGES/<domain>.po``, one domain per game (its
+id), so that a game's words never translate another game's values. They are compiled in memory with Babel at first use, so a source
 checkout needs no build step. A msgid is the English text itself.
 """
 
@@ -20,33 +20,41 @@ LANGUAGES = ("en", "ja")
 DEFAULT_LANGUAGE = "en"
 
 
+def _compile(po_path: Path, language: str) -> gettext.GNUTranslations:
+    with po_path.open("rb") as po_file:
+        catalog = read_po(po_file, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
 @lru_cache(maxsize=None)
-def translations(language: str) -> gettext.NullTranslations:
-    """The merged catalog of ``language`` (English, or an unknown language: identity)."""
-    merged: gettext.NullTranslations = gettext.NullTranslations()
+def translations(language: str, domain: str | None = None) -> gettext.NullTranslations:
+    """The catalog of ``language``: one domain (``<domain>.po``, a game id or ``referee``), or
+    all of them merged when ``domain`` is None. English, or a missing catalog: identity."""
     folder = LOCALE_DIR / language / "LC_MESSAGES"
     if language == DEFAULT_LANGUAGE or not folder.is_dir():
-        return merged
-    first = None
-    for po_path in sorted(folder.glob("*.po")):
-        with po_path.open("rb") as po_file:
-            catalog = read_po(po_file, locale=language)
-        buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        compiled = gettext.GNUTranslations(buffer)
-        if first is None:
-            first = compiled
+        return gettext.NullTranslations()
+    paths = [folder / f"{domain}.po"] if domain is not None else sorted(folder.glob("*.po"))
+    merged: gettext.NullTranslations | None = None
+    for po_path in paths:
+        if not po_path.is_file():
+            continue
+        compiled = _compile(po_path, language)
+        if merged is None:
+            merged = compiled
         else:
-            first.add_fallback(compiled)
-    return first or merged
+            merged.add_fallback(compiled)
+    return merged or gettext.NullTranslations()
 
 
-def translate(msgid: str, language: str) -> str:
-    """``msgid`` in ``language`` (the msgid itself when there is no translation)."""
+def translate(msgid: str, language: str, domain: str | None = None) -> str:
+    """``msgid`` in ``language`` from ``domain``'s catalog (all catalogs when None); the msgid
+    itself when there is no translation."""
     if language == DEFAULT_LANGUAGE or not msgid:  # gettext("") is the catalog's header
         return msgid
-    return translations(language).gettext(msgid)
+    return translations(language, domain).gettext(msgid)
 
 
 def known_msgids(language: str) -> set[str]:

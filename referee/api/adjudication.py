@@ -26,24 +26,24 @@ def _impossible_state(error: InvalidState, base: str) -> ProblemError:
                         title="Impossible state", slug="impossible-state")
 
 
-def violation_json(violation: Violation, language: str) -> dict:
+def violation_json(violation: Violation, language: str, domain: str | None = None) -> dict:
     """``{"code", "message", "rule"}`` with message and rule in ``language``."""
     # String parameters are translated too: a catalog may name an identifier in words
     # ("enemy_possession"); card ids and other values without an entry pass unchanged.
-    params = {name: translate(value, language) if isinstance(value, str) and value else value
+    params = {name: translate(value, language, domain) if isinstance(value, str) and value else value
               for name, value in violation.params.items()}
     return {
         "code": violation.code,
-        "message": translate(violation.message, language).format(**params),
-        "rule": translate(violation.rule, language),
+        "message": translate(violation.message, language, domain).format(**params),
+        "rule": translate(violation.rule, language, domain),
     }
 
 
-def verdict_json(verdict: Verdict, language: str) -> dict:
-    """The HTTP form of a verdict (DESIGN section 1)."""
+def verdict_json(verdict: Verdict, language: str, domain: str | None = None) -> dict:
+    """The HTTP form of a verdict (DESIGN section 1); texts from ``domain``'s catalog (the game id)."""
     return {
         "legal": verdict.legal,
-        "violations": [violation_json(v, language) for v in verdict.violations],
+        "violations": [violation_json(v, language, domain) for v in verdict.violations],
         "state": verdict.state,
         "events": verdict.events,
         "scores": verdict.scores,
@@ -78,7 +78,7 @@ def legal_moves(game: Game, body: dict) -> dict:
 def adjudicate(game: Game, body: dict, language: str) -> dict:
     """``{"state", "move"}`` -> verdict JSON."""
     check(game, body["state"])
-    return verdict_json(game.adjudicate(body["state"], body["move"], checked=True), language)
+    return verdict_json(game.adjudicate(body["state"], body["move"], checked=True), language, game.id)
 
 
 def score(game: Game, body: dict) -> dict:
@@ -92,7 +92,7 @@ def replay(game: Game, body: dict, language: str) -> dict:
     """``{"state", "moves"}`` -> ``{"state", "steps", "first_illegal"}``."""
     check(game, body["state"])
     final, verdicts, illegal_at = game.replay(body["state"], body["moves"])
-    steps = [verdict_json(v, language) for v in verdicts]
+    steps = [verdict_json(v, language, game.id) for v in verdicts]
     first_illegal = None
     if illegal_at is not None:
         first_illegal = {"index": illegal_at, "violations": steps[illegal_at]["violations"]}

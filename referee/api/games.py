@@ -82,7 +82,8 @@ def game_blueprint(game: Game) -> Blueprint:
         info = adjudication.game_info(game)
         info["catalogue"] = game.catalogue()
         language = request_language()
-        info["violations"] = [{"code": code, "message": translate(message, language), "rule": translate(rule, language)}
+        info["violations"] = [{"code": code, "message": translate(message, language, game.id),
+                               "rule": translate(rule, language, game.id)}
                               for code, (message, rule) in sorted(game.messages.items())]
         return json_response(info)
 
