@@ -371,7 +371,7 @@ def test_end_of_the_game_tie_goes_to_fewest_fleas():
 def test_end_of_the_game_tie_on_points_and_fleas_is_shared():
     """End of the Game: tied on points and fleas: both win (rules notes)."""
     scores, outcome = GAME.score(_finished([10, 10, 4], [7, 7, 30]))
-    assert outcome.winners == (0, 1) and outcome.tiebreak == "fewest_fleas"
+    assert outcome.winners == (0, 1) and outcome.tiebreak == "shared"
 
 
 def test_end_of_the_game_cards_in_hand_do_not_count():

@@ -492,7 +492,8 @@ class ScratchAndCatch(Game):
     def score(self, state: State) -> tuple[dict, Outcome]:
         """Rulebook, End of the Game: 1 point per collected card (Scratch cards too unless the
         option says otherwise), plus the flea table; most points wins, a tie goes to the fewest
-        fleas, and a tie on both is shared. Scores are provisional until ``finished``."""
+        fleas (tiebreak "fewest_fleas"), and a tie on both is shared (tiebreak "shared", as in
+        Call of Katulhu). Scores are provisional until ``finished``."""
         count_scratch = state["options"]["scratch_cards_score"]
         sheet = []
         for seat, player in enumerate(state["players"]):
@@ -510,7 +511,7 @@ class ScratchAndCatch(Game):
             return scores, Outcome(True, (leaders[0]["player"],))
         fewest = min(row["fleas"] for row in leaders)
         winners = tuple(row["player"] for row in leaders if row["fleas"] == fewest)
-        return scores, Outcome(True, winners, "fewest_fleas")
+        return scores, Outcome(True, winners, "fewest_fleas" if len(winners) == 1 else "shared")
 
     # -- views ---------------------------------------------------------------------------
 
