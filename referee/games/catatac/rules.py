@@ -1208,7 +1208,7 @@ class Catatac(Game):
         new["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": face}
         new["stash"] = None
         events = [{"type": "declined", "player": seat},
-                  {"type": "stash_succeeded", "clan": stash["clan"], "by": stash["by"]},
+                  {"type": "stash_succeeded", "clan": stash["clan"], "player": stash["by"]},
                   {"type": "coin_flipped", "colour": face, "spot": C.SPOTS[C.NEUTRAL]}]
         if not new["points_deck"]:
             self._game_end(new, events)
