@@ -12,6 +12,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from referee.api import problems
+from referee.api.fast_nested import dict_key_names
 from referee.api.games import blueprints
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
@@ -77,6 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     api = RefereeApi(app)
+    api.ma_plugin.converter.add_attribute_function(dict_key_names)
     api.register_blueprint(health_blp)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)

@@ -68,3 +68,19 @@ def test_valid_states_take_the_fast_path():
         if validator is not None:
             assert validator.is_valid(game.setup(game.player_counts[0], "fast", {}))
     assert compiled_validator(import_module("referee.games.scratch_and_catch.schema").STATE) is not None
+
+
+def test_dictionary_keys_are_checked_like_marshmallow():
+    """Call of Katulhu's caller catalogue: beats keys are toy ids (propertyNames in the contract)."""
+    game = GAMES["call-of-katulhu"]
+    schema = import_module("referee.games.call_of_katulhu.schema").STATE
+    catalogue = game.catalogue()
+    custom = {key: catalogue[key] for key in ("toys", "beats", "cats")}
+    state = game.setup(2, "keys", {"catalogue": custom})
+    validator = compiled_validator(schema)
+    assert validator.is_valid(state) and _marshmallow_accepts(schema, state)
+    for bad_key in ("yarn\n", "", "-yarn", "x" * 41):
+        broken = copy.deepcopy(state)
+        broken["options"]["catalogue"]["beats"][bad_key] = []
+        assert not _marshmallow_accepts(schema, broken)
+        assert not validator.is_valid(broken), bad_key

@@ -24,25 +24,51 @@ _PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fiel
 _EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch)
 
 
+def dict_key_names(self, field: fields.Field, ret=None, **kwargs) -> dict:
+    """apispec attribute function: a Dict's key validators as JSON Schema ``propertyNames``
+    (apispec documents a Dict's values only). Used for the contract and the fast check."""
+    if not isinstance(field, fields.Dict) or field.key_field is None:
+        return {}
+    names: dict = {}
+    for validator in field.key_field.validators:
+        if isinstance(validator, validate.Regexp):
+            names["pattern"] = validator.regex.pattern
+        elif isinstance(validator, validate.Length):
+            if validator.min is not None:
+                names["minLength"] = validator.min
+            if validator.max is not None:
+                names["maxLength"] = validator.max
+        elif isinstance(validator, validate.OneOf):
+            names["enum"] = list(validator.choices)
+    return {"propertyNames": names} if names else {}
+
+
 def _plain_field(field: fields.Field) -> bool:
     if type(field) not in _PLAIN_FIELDS or field.load_default is not missing or field.data_key:
         return False
     if isinstance(field, fields.Integer) and not field.strict:
         return False
+    if not _exact_validators(field):
+        return False
+    if isinstance(field, fields.List):
+        return _plain_field(field.inner)
+    if isinstance(field, fields.Dict):
+        # Keys: JSON object keys are strings; their validators become propertyNames.
+        keys_plain = field.key_field is None or (type(field.key_field) is fields.String
+                                                 and _exact_validators(field.key_field))
+        return keys_plain and field.value_field is not None and _plain_field(field.value_field)
+    if isinstance(field, fields.Nested):
+        return _plain_schema(field.schema)
+    return True
+
+
+def _exact_validators(field: fields.Field) -> bool:
     for validator in field.validators:
         if type(validator) not in _EXACT_VALIDATORS:
             return False
         if isinstance(validator, validate.Regexp) and not (validator.regex.pattern.startswith("^")
                                                             and validator.regex.pattern.endswith("$")):
             return False
-    if isinstance(field, fields.List):
-        return _plain_field(field.inner)
-    if isinstance(field, fields.Dict):
-        # Keys: JSON object keys are strings; only unvalidated string keys are expressed exactly.
-        keys_plain = field.key_field is None or (type(field.key_field) is fields.String and not field.key_field.validators)
-        return keys_plain and field.value_field is not None and _plain_field(field.value_field)
-    if isinstance(field, fields.Nested):
-        return _plain_schema(field.schema)
     return True
 
 
@@ -60,6 +86,7 @@ def compiled_validator(schema_class: type[Schema]):
         return None
     plugin = MarshmallowPlugin(schema_name_resolver=lambda _schema: None)  # inline nested schemas
     APISpec("fast", "1", "3.1.0", plugins=[plugin])
+    plugin.converter.add_attribute_function(dict_key_names)
     return jsonschema_rs.validator_for(plugin.converter.schema2jsonschema(schema))
 
 
