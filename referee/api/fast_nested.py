@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import jsonschema_rs
+from flask import g, has_request_context
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields, missing, validate
@@ -103,6 +104,14 @@ def _has_float(value) -> bool:
     return False
 
 
+def _body_has_float(value) -> bool:
+    """Whether ``value`` may hold a float: the request parser says so for the whole body
+    (``g.body_has_float``); outside a parsed request, look."""
+    if has_request_context() and "body_has_float" in g:
+        return g.body_has_float
+    return _has_float(value)
+
+
 class FastNested(fields.Nested):
     """``fields.Nested(schema_class)``, with the compiled fast path described above."""
 
@@ -110,6 +119,6 @@ class FastNested(fields.Nested):
         nested = self.nested
         if isinstance(nested, type) and partial is None and type(value) is dict:
             validator = compiled_validator(nested)
-            if validator is not None and validator.is_valid(value) and not _has_float(value):
+            if validator is not None and validator.is_valid(value) and not _body_has_float(value):
                 return value
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)

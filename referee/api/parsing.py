@@ -25,13 +25,19 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def strict_loads(data: bytes | str) -> Any:
-    """``json.loads`` without NaN/Infinity and without lone surrogates.
+def strict_loads(data: bytes | str, on_float=None) -> Any:
+    """``json.loads`` without NaN/Infinity and without lone surrogates; ``on_float()`` is called
+    for each number with a fraction or an exponent.
 
     Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8)."""
     text = data.decode("utf-8") if isinstance(data, bytes) else data
+    parse_float = None
+    if on_float is not None:
+        def parse_float(literal: str) -> float:
+            on_float()
+            return float(literal)
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=parse_float)
     except ValueError as error:
         if isinstance(error, json.JSONDecodeError):
             raise
@@ -51,7 +57,10 @@ class StrictJsonParser(FlaskParser):
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not is_json_request(req):
             return missing
-        return strict_loads(req.get_data(cache=True))
+        floats: list = []
+        value = strict_loads(req.get_data(cache=True), on_float=lambda: floats.append(True))
+        flask.g.body_has_float = bool(floats)  # read by FastNested: no float, no need to look
+        return value
 
 
 class Blueprint(flask_smorest.Blueprint):
