@@ -252,6 +252,49 @@ class ScratchAndCatch(Game):
         if full["chance"] != state["options"].get("chance") or set(state["options"]) != set(full):
             errors.append(("/options", "a state carries every option explicitly"))
         known = C.deck_set(*_deck_of(full))
+        errors.extend(self._card_places(state, known))
+        turn, final = state["turn"], state["final_turns"]
+        n = len(players)
+        if not 0 <= turn["player"] < n:
+            errors.append(("/turn/player", f"must be a seat from 0 to {n - 1}"))
+        if turn["step"] == "refill" and full["chance"] != "table":
+            errors.append(("/turn/step", "a refill step exists only with chance 'table'"))
+        if final is not None:
+            if not 0 <= final["ended_by"] < n:
+                errors.append(("/final_turns/ended_by", f"must be a seat from 0 to {n - 1}"))
+            remaining = final["remaining"]
+            if (len(set(remaining)) != len(remaining) or final["ended_by"] in remaining
+                    or any(not 0 <= s < n for s in remaining)):
+                errors.append(("/final_turns/remaining", "seats still to play, each once, never the one who ended the game"))
+            if not state["finished"] and remaining and remaining[0] != turn["player"]:
+                errors.append(("/turn/player", "during the final turns the player to act is the first of final_turns.remaining"))
+            if not state["finished"] and not remaining:
+                errors.append(("/final_turns/remaining", "no final turn left but the game is not finished"))
+            if state["finished"] and remaining:
+                errors.append(("/finished", "the game cannot be finished while final turns remain"))
+        elif state["finished"]:
+            errors.append(("/finished", "a finished game has final_turns"))
+        if errors:
+            raise InvalidState(errors)
+
+    @staticmethod
+    def _card_places(state: State, known: frozenset[str]) -> list[tuple[str, str]]:
+        """Errors about where the cards are: every card of the deck in exactly one place, piles
+        on the line ordered and holding cards of their value, hands within their size, fleas
+        not negative. The common case (all is well) is checked with sets; the pointers of a
+        bad state come from a second, detailed pass."""
+        players, line = state["players"], state["line"]
+        cards = [card for p in players for card in p["hand"]]
+        cards += [card for p in players for card in p["collected"]]
+        cards += [card for pile in line for card in pile["cards"]]
+        cards += state["draw_pile"]
+        values = [pile["value"] for pile in line]
+        if (len(cards) == len(known) and known.issuperset(cards) and len(set(cards)) == len(cards)
+                and values == sorted(set(values)) and all(1 <= v <= 10 for v in values)
+                and all(pile["cards"] and all(C.card_value(c) == pile["value"] for c in pile["cards"]) for pile in line)
+                and all(len(p["hand"]) <= C.HAND_SIZE and p["fleas"] >= 0 for p in players)):
+            return []
+        errors: list[tuple[str, str]] = []
         where: dict[str, str] = {}
 
         def claim(card: str, pointer: str) -> None:
@@ -288,29 +331,7 @@ class ScratchAndCatch(Game):
         missing = known - where.keys()
         if missing:
             errors.append(("", f"cards missing from every place: {', '.join(sorted(missing))}"))
-        turn, final = state["turn"], state["final_turns"]
-        n = len(players)
-        if not 0 <= turn["player"] < n:
-            errors.append(("/turn/player", f"must be a seat from 0 to {n - 1}"))
-        if turn["step"] == "refill" and full["chance"] != "table":
-            errors.append(("/turn/step", "a refill step exists only with chance 'table'"))
-        if final is not None:
-            if not 0 <= final["ended_by"] < n:
-                errors.append(("/final_turns/ended_by", f"must be a seat from 0 to {n - 1}"))
-            remaining = final["remaining"]
-            if (len(set(remaining)) != len(remaining) or final["ended_by"] in remaining
-                    or any(not 0 <= s < n for s in remaining)):
-                errors.append(("/final_turns/remaining", "seats still to play, each once, never the one who ended the game"))
-            if not state["finished"] and remaining and remaining[0] != turn["player"]:
-                errors.append(("/turn/player", "during the final turns the player to act is the first of final_turns.remaining"))
-            if not state["finished"] and not remaining:
-                errors.append(("/final_turns/remaining", "no final turn left but the game is not finished"))
-            if state["finished"] and remaining:
-                errors.append(("/finished", "the game cannot be finished while final turns remain"))
-        elif state["finished"]:
-            errors.append(("/finished", "a finished game has final_turns"))
-        if errors:
-            raise InvalidState(errors)
+        return errors
 
     # -- moves ---------------------------------------------------------------------------
 
