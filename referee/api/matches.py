@@ -306,7 +306,7 @@ _MATCH_ID = {"match_id": "$response.body#/id"}
 # -- endpoints --------------------------------------------------------------------------------
 
 @blp.route("", methods=["POST"])
-@blp.arguments(MatchCreateRequest)
+@blp.arguments(MatchCreateRequest())
 @blp.response(201, MatchCreated, headers={
     "Location": {"description": "the match's URL", "schema": {"type": "string"}}, **_ETAG_HEADER})
 @blp.doc(operationId="createMatch", responses={
@@ -346,7 +346,7 @@ def create_match(body):
 
 
 @blp.route("/<string:match_id>", methods=["GET"])
-@blp.arguments(SeatQuery, location="query")
+@blp.arguments(SeatQuery(), location="query")
 @blp.response(200, Match, headers=_ETAG_HEADER)
 @blp.doc(operationId="getMatch", parameters=_SEAT_PARAM_DOC, security=[{}, {SECURITY_SCHEME: []}],
          responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
@@ -370,7 +370,7 @@ def get_match(query, match_id):
 
 
 @blp.route("/<string:match_id>/log", methods=["GET"])
-@blp.arguments(SeatQuery, location="query")
+@blp.arguments(SeatQuery(), location="query")
 @blp.response(200, MatchLog, headers=_ETAG_HEADER)
 @blp.doc(operationId="getMatchLog", parameters=_SEAT_PARAM_DOC, security=[{}, {SECURITY_SCHEME: []}],
          responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
@@ -396,7 +396,7 @@ def get_log(query, match_id):
 
 
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
-@blp.arguments(SeatRequiredQuery, location="query")
+@blp.arguments(SeatRequiredQuery(), location="query")
 @blp.response(200, MatchLegalMoves, headers=_ETAG_HEADER)
 @blp.doc(operationId="getMatchLegalMoves", security=[{SECURITY_SCHEME: []}],
          responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
@@ -467,7 +467,7 @@ def _expected_versions() -> frozenset[int]:
 
 
 @blp.route("/<string:match_id>/moves", methods=["POST"])
-@blp.arguments(MoveRequest)
+@blp.arguments(MoveRequest())
 @blp.response(200, MatchVerdict, description="The verdict (a rule violation is a normal answer: legal false, "
               "and the match does not change)", headers=_ETAG_HEADER)
 @blp.doc(operationId="postMove", security=[{SECURITY_SCHEME: []}], parameters=[
