@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from referee.games.catatac import GAME
 from referee.games.catatac import cards as C
-from tests.catatac.test_catatac_properties import _candidates
+from tests.catatac.test_catatac_properties import _candidates, judge_step
 
 BOOSTER_SETS = [("distraction",), ("alpha",), ("momentum",), ("distraction", "alpha", "momentum")]
 BOOSTER_CARDS = [c for cards in C.BOOSTER_PAW_CARDS.values() for c in cards] + list(C.ALPHA_IDS)
@@ -76,21 +76,7 @@ def _play_game(seed, players, boosters, hockey, kittens, chance):
     _check_invariants(state, first_box)
     steps = 0
     while not state["finished"]:
-        moves = GAME.legal_moves(state)
-        assert moves, "a running game always has a move"
-        for move in moves:
-            verdict = GAME.adjudicate(state, move, checked=True)
-            assert verdict.legal, (move, [v.code for v in verdict.violations])
-        for move in _candidates(state, rnd, 8) + _booster_candidates(state, rnd):
-            bare = {k: v for k, v in move.items() if k not in ("coins", "points_card")}
-            if chance == "seeded" and bare != move and bare in moves:
-                continue  # seeded chance: an outcome carried by a listed move is checked, not listed
-            if move not in moves:
-                verdict = GAME.adjudicate(state, move, checked=True)
-                assert not verdict.legal, ("unlisted move judged legal", move)
-        busy = [m for m in moves if m["type"] != "play" or m["pair"] or m["block"]]
-        move = rnd.choice(busy if busy and rnd.random() < 0.8 else moves)
-        state = GAME.adjudicate(state, move, checked=True).state
+        state = judge_step(state, _candidates(state, rnd, 8) + _booster_candidates(state, rnd), chance, rnd)
         _check_invariants(state, first_box)
         steps += 1
         assert steps < 5000

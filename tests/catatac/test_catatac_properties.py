@@ -48,6 +48,26 @@ def _candidates(state, rnd, count=16):
     return found
 
 
+def judge_step(state, candidates, chance, rnd):
+    """One step of a random game: every listed move is judged legal, every unlisted candidate
+    illegal; then a random listed move (mostly one that uses its pair or block) is played."""
+    moves = GAME.legal_moves(state)
+    assert moves, "a running game always has a move"
+    for move in moves:
+        verdict = GAME.adjudicate(state, move, checked=True)
+        assert verdict.legal, (move, [v.code for v in verdict.violations])
+    for move in candidates:
+        bare = {k: v for k, v in move.items() if k not in ("coins", "points_card")}
+        if chance == "seeded" and bare != move and bare in moves:
+            continue  # seeded chance: an outcome carried by a listed move is checked, not listed
+        if move not in moves:
+            verdict = GAME.adjudicate(state, move, checked=True)
+            assert not verdict.legal, ("unlisted move judged legal", move)
+    busy = [m for m in moves if m["type"] != "play" or m["pair"] or m["block"]]
+    move = rnd.choice(busy if busy and rnd.random() < 0.8 else moves)
+    return GAME.adjudicate(state, move, checked=True).state
+
+
 def _check_invariants(state):
     kittens = state["options"]["kittens"]
     paws = [c for p in state["players"] for c in p["hand"]] + state["paw_deck"] + state["discard"]
@@ -69,21 +89,7 @@ def _play_game(seed, players, hockey, kittens, marathon, chance):
     _check_invariants(state)
     steps = 0
     while not state["finished"]:
-        moves = GAME.legal_moves(state)
-        assert moves, "a running game always has a move"
-        for move in moves:
-            verdict = GAME.adjudicate(state, move, checked=True)
-            assert verdict.legal, (move, [v.code for v in verdict.violations])
-        for move in _candidates(state, rnd):
-            bare = {k: v for k, v in move.items() if k not in ("coins", "points_card")}
-            if chance == "seeded" and bare != move and bare in moves:
-                continue  # seeded chance: an outcome carried by a listed move is checked, not listed
-            if move not in moves:
-                verdict = GAME.adjudicate(state, move, checked=True)
-                assert not verdict.legal, ("unlisted move judged legal", move)
-        busy = [m for m in moves if m["type"] != "play" or m["pair"] or m["block"]]
-        move = rnd.choice(busy if busy and rnd.random() < 0.8 else moves)
-        state = GAME.adjudicate(state, move, checked=True).state
+        state = judge_step(state, _candidates(state, rnd), chance, rnd)
         _check_invariants(state)
         steps += 1
         assert steps < 5000
