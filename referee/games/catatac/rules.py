@@ -516,7 +516,9 @@ class Catatac(Game):
             "deal": {"default": None,
                      "description": "setup with table chance only: {hands: [[6 ids] per seat], discard: id, coin: "
                                     "white|black, removed: [2 paw ids per booster distraction/momentum], alpha: "
-                                    "[alpha id per seat] (with alpha)}"},
+                                    "[alpha id per seat] (with alpha)}. Without it the referee deals from the "
+                                    "seed (the table then deals those cards); a table that shuffled its own cards "
+                                    "sends what it dealt"},
         }
 
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:

@@ -150,7 +150,9 @@ class ScratchAndCatch(Game):
             "scratch_cards_score": {"default": True,
                                     "description": "collected Scratch cards score 1 point like Cat cards"},
             "deal": {"default": None,
-                     "description": "table chance only: {hands: [[ids]...], line: [ids]} as dealt at the table"},
+                     "description": "table chance only: {hands: [[ids]...], line: [ids]} as dealt at the table. "
+                                    "Without it the referee deals from the seed (the table then deals those "
+                                    "cards); a table that shuffled its own cards sends what it dealt"},
         }
 
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
