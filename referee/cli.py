@@ -13,7 +13,6 @@ state, bare or as ``{"state": ...}`` (the answer of ``setup``); MOVE.json a move
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from importlib import import_module
@@ -22,6 +21,7 @@ import click
 from marshmallow import ValidationError
 
 from referee.api import adjudication
+from referee.api.parsing import strict_loads
 from referee.api.problems import ProblemError, pointer_errors, problem_type
 from referee.api.schemas import game_schemas
 from referee.games import GAMES, PACKAGES
@@ -42,8 +42,8 @@ def _fail(body: dict) -> None:
 
 def _read_json(path: str, pointer: str):
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+        with open(path, "rb") as handle:
+            return strict_loads(handle.read())  # as strict as the HTTP service: no NaN, no lone surrogate
     except OSError as error:
         _fail(_problem(400, f"cannot read {path}: {error.strerror}"))
     except (ValueError, RecursionError):
