@@ -29,3 +29,26 @@ def test_command_line_reads_strict_json_like_http(client, tmp_path, replace, lit
     assert result.exit_code == 2, result.output
     problem = json.loads(result.stderr)
     assert problem["status"] == 400 and problem["errors"][0]["pointer"] == "/state"
+
+
+# -- violation parameters in Japanese ---------------------------------------------------------
+
+KATULHU = "/v1/games/call-of-katulhu"
+
+
+@pytest.mark.parametrize("name", ["Setup", "Gameplay", "Scoring"])
+def test_an_id_spelled_like_a_rule_heading_is_not_translated(client, name):
+    """Call of Katulhu ids are free (a custom catalogue may name a cat "Setup"): a cat or toy
+    named in a violation keeps its id in Japanese; only the rule section is translated."""
+    table = client.post(f"{KATULHU}/setup", json={"players": 2, "seed": "ids", "options": {"chance": "table"}})
+    reveal = {"type": "reveal", "player": 0, "cat": name}
+    seeded = client.post(f"{KATULHU}/setup", json={"players": 2, "seed": "ids"})
+    place = {"type": "place", "player": 0, "toys": [name, "yarn", "box", "mouse"]}
+    for state, move, code in ((table.get_json()["state"], reveal, "CAT_NOT_IN_DECK"),
+                              (seeded.get_json()["state"], place, "TOY_NOT_IN_DECK")):
+        for language in ("en", "ja"):
+            verdict = client.post(f"{KATULHU}/adjudicate", json={"state": state, "move": move},
+                                  headers={"Accept-Language": language}).get_json()
+            violation = verdict["violations"][0]
+            assert violation["code"] == code
+            assert f" {name} " in violation["message"], violation["message"]

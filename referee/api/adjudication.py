@@ -13,6 +13,7 @@ from typing import Any
 
 from referee.api.problems import ProblemError
 from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
+from referee.games import GAMES
 from referee.i18n import translate
 
 
@@ -28,9 +29,11 @@ def _impossible_state(error: InvalidState, base: str) -> ProblemError:
 
 def violation_json(violation: Violation, language: str, domain: str | None = None) -> dict:
     """``{"code", "message", "rule"}`` with message and rule in ``language``."""
-    # String parameters are translated too: a catalog may name an identifier in words
-    # ("enemy_possession"); card ids and other values without an entry pass unchanged.
-    params = {name: translate(value, language, domain) if isinstance(value, str) and value else value
+    # The game's word parameters are translated too: a catalog may name an identifier in words
+    # ("enemy_possession"). Other values pass unchanged: a Call of Katulhu cat may be named "Setup".
+    game = GAMES.get(domain)
+    words = game.word_params if game is not None else frozenset()
+    params = {name: translate(value, language, domain) if name in words and isinstance(value, str) else value
               for name, value in violation.params.items()}
     return {
         "code": violation.code,

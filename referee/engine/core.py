@@ -117,6 +117,10 @@ class Game:
     # Event types that make their values public to every reader (a reveal): a match log never
     # hides what such an event shows, even where the state no longer holds it.
     public_event_types: ClassVar[frozenset[str]] = frozenset()
+    # Violation parameters whose string values the game's catalog names in words (a spot, a
+    # coin face); the others (card ids, toy and cat names, which a caller may choose) are shown
+    # as they are, even when spelled like a msgid.
+    word_params: ClassVar[frozenset[str]] = frozenset()
 
     # -- hooks ---------------------------------------------------------------------------
 

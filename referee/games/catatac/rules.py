@@ -490,6 +490,8 @@ class Catatac(Game):
     player_counts = (2, 4, 6)
     rules_version = "catatac/en-1"
     messages = MESSAGES
+    word_params = frozenset({"action", "bar", "condition", "direction", "effect", "expected", "field", "given",
+                             "side", "spot"})
 
     # -- description ---------------------------------------------------------------------
 
