@@ -193,3 +193,17 @@ def test_game_detail_lists_every_violation_code(client):
     codes = {v["code"]: v for v in detail["violations"]}
     assert {"NOT_YOUR_TURN", "CARD_NOT_IN_HAND", "DRAW_PILE_EMPTY", "GAME_OVER"} <= set(codes)
     assert codes["CARD_NOT_IN_HAND"]["rule"] == "ゲームの進行"
+
+
+def test_null_card_from_the_hand_is_a_schema_error_and_from_the_pile_a_violation(client):
+    state = setup(client, players=2, chance="table")
+    hand = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": None}})
+    assert hand.status_code == 422 and hand.get_json()["errors"][0]["pointer"] == "/move/card"
+    pile = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "source": "pile", "card": None}})
+    assert pile.status_code == 200 and pile.get_json()["violations"][0]["code"] == "CARD_REQUIRED"
+
+
+def test_card_id_error_says_the_numbers(client):
+    state = setup(client, players=2)
+    answer = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": "C99-1"}})
+    assert answer.status_code == 422 and "number 1 to 10" in answer.get_json()["errors"][0]["detail"]

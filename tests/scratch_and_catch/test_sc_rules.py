@@ -433,3 +433,14 @@ def test_game_progress_draw_moves_are_only_for_refills_at_a_table():
     table = build(hands, [["C9-1"]], pile=["C6-1"], chance="table", extra_pile=False)
     verdict = GAME.adjudicate(table, {"type": "draw", "player": 0, "card": "C6-1"})
     assert verdict.violations[0].code == "NOT_REFILLING"
+
+
+def test_game_progress_table_cards_not_named_are_a_violation_not_a_schema_error():
+    """Chance at a table: a pile play or a draw that does not name the card (null, as a
+    match's legal-moves shows it) is answered CARD_REQUIRED."""
+    state = build([["C1-1", "C3-1", "C5-1", "C5-2"], ["C2-1", "C2-2", "C2-3", "C2-4"]],
+                  [["C9-1"]], pile=["C7-1", "C7-2", "C7-3"], chance="table", extra_pile=False)
+    assert GAME.adjudicate(state, {"type": "play", "player": 0, "source": "pile", "card": None}).violations[0].code == "CARD_REQUIRED"
+    state = play(play(state, 0, "C1-1").state, 0, "C3-1").state
+    assert GAME.adjudicate(state, {"type": "draw", "player": 0, "card": None}).violations[0].code == "CARD_REQUIRED"
+    assert GAME.adjudicate(state, {"type": "draw", "player": 0}).violations[0].code == "CARD_REQUIRED"

@@ -463,7 +463,9 @@ class ScratchAndCatch(Game):
 
     def _draw(self, state: State, move: dict) -> tuple[State, list[dict]]:
         card = move.get("card")
-        if card is None or card not in state["draw_pile"]:
+        if card is None:
+            raise Illegal(_violation("CARD_REQUIRED"))
+        if card not in state["draw_pile"]:
             raise Illegal(_violation("CARD_NOT_IN_PILE", card=card))
         new = _copy_state(state)
         seat = move["player"]

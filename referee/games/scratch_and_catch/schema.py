@@ -11,7 +11,8 @@ from referee.games.common_schema import FullMatch, IdList, IntList, RngState, St
 from referee.games.scratch_and_catch.rules import CHANCE_MODES
 
 CARD_PATTERN = r"^[CS](10|[1-9])-[1-9][0-9]?$"
-CARD_ERROR = "not a card id (C<number>-<copy> or S<number>-<copy>)"
+CARD_ERROR = ("not a card id: C<number>-<copy> (Cat) or S<number>-<copy> (Scratch), "
+              "number 1 to 10, copy 1 to 99 (e.g. C5-1)")
 CARD_ID = FullMatch(CARD_PATTERN, error=CARD_ERROR)
 MAX_COPIES = 99
 # The largest deck options.deck allows: 99 Cat and 99 Scratch cards of each number 1 to 10.
@@ -123,19 +124,18 @@ class ScratchAndCatchMove(Schema):
                             metadata={"description": "the acting seat"})
     source = fields.String(validate=validate.OneOf(("hand", "pile")),
                            metadata={"description": "required for play, absent for draw: where the card comes from"})
-    card = fields.String(validate=CARD_ID, metadata={
-        "description": "card id (e.g. C5-1 Cat, S5-1 Scratch). Required for play from the hand and for draw; "
-                       "for play from the pile: the card seen (required with table chance, optional and checked "
-                       "against the top card with seeded chance)"})
+    card = fields.String(validate=CARD_ID, allow_none=True, metadata={
+        "description": "card id (e.g. C5-1 Cat, S5-1 Scratch). Required for play from the hand. For play from "
+                       "the pile and for draw: the card seen, required with table chance (null or absent is "
+                       "answered with the violation CARD_REQUIRED), optional and checked against the top card "
+                       "with seeded chance. A match's legal-moves shows such cards as null: name what you see"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):
         if data["type"] == "play" and "source" not in data:
             raise ValidationError("a play names its source: hand or pile", "source")
-        if data["type"] == "play" and data.get("source") == "hand" and "card" not in data:
+        if data["type"] == "play" and data.get("source") == "hand" and data.get("card") is None:
             raise ValidationError("a play from the hand names the card", "card")
-        if data["type"] == "draw" and "card" not in data:
-            raise ValidationError("a draw names the card drawn", "card")
         if data["type"] == "draw" and "source" in data:
             raise ValidationError("a draw has no source", "source")
 
