@@ -164,8 +164,12 @@ def _seat_of_secret(meta: dict) -> int | None:
     raise _unauthorised("This secret is not a seat's secret in this match.")
 
 
-def _require_seat(meta: dict, seat: int) -> None:
-    """401 unless the Authorization header carries a seat secret; 403 when it is another seat's."""
+def _require_seat(meta: dict, seat: int, pointer: str = "/query/seat") -> None:
+    """422 for a seat the match does not have; 401 unless the Authorization header carries a
+    seat secret; 403 when it is another seat's."""
+    if seat >= len(meta["seats"]):
+        raise ProblemError(422, f"This match has seats 0 to {len(meta['seats']) - 1}.",
+                           [(pointer, f"no seat {seat} in this match")])
     holder = _seat_of_secret(meta)
     if holder is None:
         raise _unauthorised(f"Seat {seat} needs its secret: send 'Authorization: Bearer <secret>'.")
@@ -502,7 +506,7 @@ def post_move(body, match_id):
     game = GAMES[meta["game"]]
     move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
     seat = move["player"]
-    _require_seat(meta, seat)
+    _require_seat(meta, seat, "/move/player")
     fingerprint = _fingerprint(seat, move) if key is not None else ""
     if version not in expected:
         if key is not None:
@@ -550,7 +554,7 @@ def post_move(body, match_id):
         return _replayed(result.stored, fingerprint)
     if result.kind == "missing":
         raise _not_found(match_id)
-    raise ProblemError(412, f"The match moved to version {result.version} while this move was judged.",
+    raise ProblemError(412, f"The match is at version {result.version}; this move was chosen on another version.",
                        headers={"ETag": _etag(result.version)})
 
 

@@ -51,3 +51,12 @@ def test_call_of_katulhu_toys_are_public_in_the_log_once_revealed(mclient):
     assert entries[1]["move"]["toys"] == revealing["toys"]   # the second one is revealed with it
     reveal = next(e for e in entries[1]["events"] if e["type"] == "toys_revealed")
     assert all(None not in slot["toys"] for slot in reveal["slots"])
+
+
+def test_a_seat_the_match_does_not_have_is_422(mclient):
+    match = create(mclient, players=2).get_json()
+    secret0 = match["seats"][0]["secret"]
+    answer = mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=5", headers=bearer(secret0))
+    assert answer.status_code == 422 and answer.get_json()["errors"][0]["pointer"] == "/query/seat"
+    moved = move(mclient, match["id"], {"type": "play", "player": 5, "source": "pile"}, secret0, '"0"')
+    assert moved.status_code == 422 and moved.get_json()["errors"][0]["pointer"] == "/move/player"
