@@ -93,7 +93,8 @@ def main() -> None:
 @click.option("--bind", default=None, help="HOST:PORT (default: $BIND or 127.0.0.1:8000)")
 @click.option("--workers", type=int, default=None, help="worker processes (default: $WEB_CONCURRENCY or 1)")
 def serve(bind: str | None, workers: int | None) -> None:
-    """Start the HTTP service under gunicorn (settings: referee/gunicorn_conf.py)."""
+    """Start the HTTP service under gunicorn (settings: referee/gunicorn_conf.py, which the
+    repository's gunicorn.conf.py, used by the container, loads too)."""
     if bind:
         os.environ["BIND"] = bind
     if workers:
