@@ -13,7 +13,6 @@ from typing import Any
 
 from referee.api.problems import ProblemError
 from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
-from referee.games import GAMES
 from referee.i18n import translate
 
 
@@ -27,13 +26,13 @@ def _impossible_state(error: InvalidState, base: str) -> ProblemError:
                         title="Impossible state", slug="impossible-state")
 
 
-def violation_json(violation: Violation, language: str, domain: str | None = None) -> dict:
-    """``{"code", "message", "rule"}`` with message and rule in ``language``."""
+def violation_json(violation: Violation, language: str, game: Game) -> dict:
+    """``{"code", "message", "rule"}`` with message and rule in ``language``, from ``game``'s
+    catalog (its gettext domain is its id)."""
     # The game's word parameters are translated too: a catalog may name an identifier in words
     # ("enemy_possession"). Other values pass unchanged: a Call of Katulhu cat may be named "Setup".
-    game = GAMES.get(domain)
-    words = game.word_params if game is not None else frozenset()
-    params = {name: translate(value, language, domain) if name in words and isinstance(value, str) else value
+    domain = game.id
+    params = {name: translate(value, language, domain) if name in game.word_params and isinstance(value, str) else value
               for name, value in violation.params.items()}
     return {
         "code": violation.code,
@@ -42,11 +41,11 @@ def violation_json(violation: Violation, language: str, domain: str | None = Non
     }
 
 
-def verdict_json(verdict: Verdict, language: str, domain: str | None = None) -> dict:
-    """The HTTP form of a verdict (DESIGN section 1); texts from ``domain``'s catalog (the game id)."""
+def verdict_json(verdict: Verdict, language: str, game: Game) -> dict:
+    """The HTTP form of a verdict (DESIGN section 1), its texts in ``language``."""
     return {
         "legal": verdict.legal,
-        "violations": [violation_json(v, language, domain) for v in verdict.violations],
+        "violations": [violation_json(v, language, game) for v in verdict.violations],
         "state": verdict.state,
         "events": verdict.events,
         "scores": verdict.scores,
@@ -81,7 +80,7 @@ def legal_moves(game: Game, body: dict) -> dict:
 def adjudicate(game: Game, body: dict, language: str) -> dict:
     """``{"state", "move"}`` -> verdict JSON."""
     check(game, body["state"])
-    return verdict_json(game.adjudicate(body["state"], body["move"], checked=True), language, game.id)
+    return verdict_json(game.adjudicate(body["state"], body["move"], checked=True), language, game)
 
 
 def score(game: Game, body: dict) -> dict:
@@ -95,7 +94,7 @@ def replay(game: Game, body: dict, language: str) -> dict:
     """``{"state", "moves"}`` -> ``{"state", "steps", "first_illegal"}``."""
     check(game, body["state"])
     final, verdicts, illegal_at = game.replay(body["state"], body["moves"])
-    steps = [verdict_json(v, language, game.id) for v in verdicts]
+    steps = [verdict_json(v, language, game) for v in verdicts]
     first_illegal = None
     if illegal_at is not None:
         first_illegal = {"index": illegal_at, "violations": steps[illegal_at]["violations"]}

@@ -519,7 +519,7 @@ def post_move(body, match_id):
         state = json.loads(state_before)
         recent.put(match_id, version, meta, state, state_before)
     verdict = game.adjudicate(state, move, checked=True)
-    answer = adjudication.verdict_json(verdict, request_language(), game.id)
+    answer = adjudication.verdict_json(verdict, request_language(), game)
     answer["scores"] = answer["scores"] if verdict.outcome.finished else None
     answer["id"] = match_id
     if not verdict.legal:
