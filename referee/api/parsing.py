@@ -25,17 +25,20 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _counting_float(on_float):
+    def parse_float(literal: str) -> float:
+        on_float()
+        return float(literal)
+    return parse_float
+
+
 def strict_loads(data: bytes | str, on_float=None) -> Any:
     """``json.loads`` without NaN/Infinity and without lone surrogates; ``on_float()`` is called
     for each number with a fraction or an exponent.
 
     Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8)."""
     text = data.decode("utf-8") if isinstance(data, bytes) else data
-    parse_float = None
-    if on_float is not None:
-        def parse_float(literal: str) -> float:
-            on_float()
-            return float(literal)
+    parse_float = None if on_float is None else _counting_float(on_float)
     try:
         value = json.loads(text, parse_constant=_no_constant, parse_float=parse_float)
     except ValueError as error:
