@@ -298,6 +298,54 @@ def _plan(kind: C.Kind, card: str, top_card: str, pair: Any, block: Any, order: 
     return None, steps, flips
 
 
+class _Ball:
+    """The yarn ball while a play is judged: its spot (index), colour, and what happened."""
+
+    __slots__ = ("spot", "colour", "stashed", "countered", "skip", "events")
+
+    def __init__(self, spot: int, colour: str):
+        self.spot, self.colour = spot, colour
+        self.stashed = self.countered = self.skip = False
+        self.events: list[dict] = []
+
+
+def _ball_effect(ball: _Ball, name: str, amount: int, direction: str | None, clan: str, by: str) -> str | None:
+    """Apply steal, movement, stash or counter to ``ball`` for ``clan``, by ``"pair"`` (a basic
+    action) or ``"block"`` (an action block): the same rules (2. Influencing the Yarn Ball).
+    Returns None when applied, ``"off_alleys"`` when a movement would leave the alley cards,
+    ``"not_applicable"`` otherwise (the ball is left as it was)."""
+    spot = ball.spot
+    if name == "steal":
+        if spot not in C.ALLEYS or ball.colour == clan:
+            return "not_applicable"
+        ball.colour = clan
+        ball.events.append({"type": "ball_stolen", "by": by, "clan": clan, "spot": C.SPOTS[spot]})
+    elif name == "movement":
+        if spot not in C.ALLEYS:
+            return "not_applicable"
+        target = spot + amount * C.DIRECTIONS[direction]
+        if target not in C.ALLEYS:
+            return "off_alleys"
+        ball.events.append({"type": "ball_moved", "by": by, "from": C.SPOTS[spot], "to": C.SPOTS[target]})
+        ball.spot = target
+    elif name == "stash":
+        if ball.colour != clan or spot != _stash_start(clan, amount):
+            return "not_applicable"
+        ball.spot = C.HIDEOUT[clan]
+        ball.stashed = True
+        ball.events.append({"type": "stash_attempt", "by": by, "clan": clan})
+        if ball.skip:  # a stash attempt cancels a pending Skip
+            ball.skip = False
+            ball.events.append({"type": "skip_cancelled"})
+    else:  # counter
+        if spot != C.HIDEOUT[C.ENEMY[clan]]:
+            return "not_applicable"
+        ball.spot = _adjacent_alley(spot)
+        ball.countered = True
+        ball.events.append({"type": "countered", "by": by, "clan": clan, "to": C.SPOTS[ball.spot]})
+    return None
+
+
 def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coins, answering: bool,
          can_replay: bool = False):
     """Play the steps on the ball; return (violation, (spot, colour, stashed, events, skip, replay)).
@@ -306,107 +354,66 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
     attempt later in the same play; a Replay (applicable only when ``can_replay``: a card is
     left to play at once) lets the player play another card (``replay``), lost when the play
     ends in a stash attempt or a Skip (both end the turn)."""
-    events: list[dict] = []
-    stashed = countered = skip = replay = False
+    ball = _Ball(spot, colour)
+    replay = False
     coin_index = 0
-    enemy_hideout = C.HIDEOUT[C.ENEMY[clan]]
     for step in steps:
-        if stashed:
+        if ball.stashed:
             return _violation("STASH_ENDS_TURN"), None
         if step[0] == "pair":
             action, direction = step[1], step[2]
-            if action == "steal":
-                if spot not in C.ALLEYS or colour == clan:
-                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
-                colour = clan
-                events.append({"type": "ball_stolen", "by": "pair", "clan": clan, "spot": C.SPOTS[spot]})
-            elif action == "movement":
-                if spot not in C.ALLEYS or colour != clan:
-                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
-                target = spot + C.DIRECTIONS[direction]
-                if target not in C.ALLEYS:
-                    return _violation("MOVE_OFF_ALLEYS", distance=1, direction=direction, spot=C.SPOTS[spot]), None
-                events.append({"type": "ball_moved", "by": "pair", "from": C.SPOTS[spot], "to": C.SPOTS[target]})
-                spot = target
-            elif action == "stash":
-                if colour != clan or spot != _stash_start(clan, 1):
-                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
-                spot = C.HIDEOUT[clan]
-                stashed = True
-                events.append({"type": "stash_attempt", "by": "pair", "clan": clan})
-                if skip:
-                    skip = False
-                    events.append({"type": "skip_cancelled"})
-            else:  # counter (Deck Hockey)
-                if spot != enemy_hideout:
-                    return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
-                spot = _adjacent_alley(spot)
-                countered = True
-                events.append({"type": "countered", "by": "pair", "clan": clan, "to": C.SPOTS[spot]})
+            # The basic Movement needs possession; the other basic actions check it themselves.
+            failure = "not_applicable" if action == "movement" and ball.colour != clan else \
+                _ball_effect(ball, action, 1, direction, clan, "pair")
+            if failure == "off_alleys":
+                return _violation("MOVE_OFF_ALLEYS", distance=1, direction=direction, spot=C.SPOTS[ball.spot]), None
+            if failure:
+                return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
             continue
         chosen, directions = step[1], step[2]
         for condition in kind.conditions + tuple(c for opt in chosen for c in opt.conditions):
-            holds = (colour == clan) if condition == C.POSSESSION else (colour != clan)
+            holds = (ball.colour == clan) if condition == C.POSSESSION else (ball.colour != clan)
             if not holds:
                 return _violation("CONDITION_NOT_MET", condition=condition, card=card), None
         d = 0
         for opt in chosen:
             for effect in opt.effects:
-                if stashed:
+                if ball.stashed:
                     return _violation("STASH_ENDS_TURN"), None
                 name = effect[0]
-                if name == "movement":
-                    direction = directions[d]
-                    d += 1
-                    if spot not in C.ALLEYS:
+                if name in ("steal", "movement", "stash", "counter"):
+                    direction = None
+                    if name == "movement":
+                        direction = directions[d]
+                        d += 1
+                    amount = effect[1] if len(effect) > 1 else 1
+                    failure = _ball_effect(ball, name, amount, direction, clan, "block")
+                    if failure == "off_alleys":
+                        return _violation("MOVE_OFF_ALLEYS", distance=amount, direction=direction,
+                                          spot=C.SPOTS[ball.spot]), None
+                    if failure:
                         return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
-                    target = spot + effect[1] * C.DIRECTIONS[direction]
-                    if target not in C.ALLEYS:
-                        return _violation("MOVE_OFF_ALLEYS", distance=effect[1], direction=direction,
-                                          spot=C.SPOTS[spot]), None
-                    events.append({"type": "ball_moved", "by": "block", "from": C.SPOTS[spot], "to": C.SPOTS[target]})
-                    spot = target
-                elif name == "stash":
-                    if spot != _stash_start(clan, effect[1]) or colour != clan:
-                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
-                    spot = C.HIDEOUT[clan]
-                    stashed = True
-                    events.append({"type": "stash_attempt", "by": "block", "clan": clan})
-                    if skip:
-                        skip = False
-                        events.append({"type": "skip_cancelled"})
-                elif name == "steal":
-                    if spot not in C.ALLEYS or colour == clan:
-                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
-                    colour = clan
-                    events.append({"type": "ball_stolen", "by": "block", "clan": clan, "spot": C.SPOTS[spot]})
-                elif name == "counter":
-                    if spot != enemy_hideout:
-                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
-                    spot = _adjacent_alley(spot)
-                    countered = True
-                    events.append({"type": "countered", "by": "block", "clan": clan, "to": C.SPOTS[spot]})
                 elif name == "coin_flip":
-                    if spot not in C.ALLEYS:
+                    if ball.spot not in C.ALLEYS:
                         return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
-                    colour = coins[coin_index]
+                    ball.colour = coins[coin_index]
                     coin_index += 1
-                    events.append({"type": "coin_flipped", "colour": colour, "spot": C.SPOTS[spot]})
+                    ball.events.append({"type": "coin_flipped", "colour": ball.colour, "spot": C.SPOTS[ball.spot]})
                 elif name == "skip":
-                    skip = True
-                    events.append({"type": "skip_played"})
+                    ball.skip = True
+                    ball.events.append({"type": "skip_played"})
                 elif name == "replay":
                     if not can_replay:
                         return _violation("REPLAY_NOTHING_TO_PLAY", card=card), None
                     replay = True
                 else:  # pragma: no cover - every effect of the catalogue is handled above
                     return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
-    if answering and not countered:
+    if answering and not ball.countered:
         return _violation("MUST_COUNTER"), None
-    if replay and (stashed or skip):
+    if replay and (ball.stashed or ball.skip):
         replay = False
-        events.append({"type": "replay_lost"})
-    return None, (spot, colour, stashed, events, skip, replay)
+        ball.events.append({"type": "replay_lost"})
+    return None, (ball.spot, ball.colour, ball.stashed, ball.events, ball.skip, replay)
 
 
 def _pair_options(pairs: bool, deck_hockey: bool) -> list:
