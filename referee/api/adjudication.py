@@ -93,7 +93,7 @@ def score(game: Game, body: dict) -> dict:
 def replay(game: Game, body: dict, language: str) -> dict:
     """``{"state", "moves"}`` -> ``{"state", "steps", "first_illegal"}``."""
     check(game, body["state"])
-    final, verdicts, illegal_at = game.replay(body["state"], body["moves"])
+    final, verdicts, illegal_at = game.replay(body["state"], body["moves"], checked=True)
     steps = [verdict_json(v, language, game) for v in verdicts]
     first_illegal = None
     if illegal_at is not None:

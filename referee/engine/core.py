@@ -174,13 +174,16 @@ class Game:
         scores, outcome = self.score(next_state)
         return Verdict(True, [], next_state, events, scores, outcome)
 
-    def replay(self, state: State, moves: Sequence[Move]) -> tuple[State, list[Verdict], int | None]:
+    def replay(self, state: State, moves: Sequence[Move], *, checked: bool = False
+               ) -> tuple[State, list[Verdict], int | None]:
         """Apply ``moves`` in order from ``state``; stop at the first illegal one.
 
         Returns ``(final_state, verdicts, index_of_first_illegal_or_None)``; the final state is
-        the one before the illegal move. Raises InvalidState for the starting state only.
+        the one before the illegal move. Raises InvalidState for the starting state only
+        (not checked again when ``checked``).
         """
-        self.check_state(state)
+        if not checked:
+            self.check_state(state)
         verdicts: list[Verdict] = []
         for index, move in enumerate(moves):
             verdict = self.adjudicate(state, move, checked=True)
