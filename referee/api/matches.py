@@ -178,6 +178,23 @@ def _require_seat(meta: dict, seat: int, pointer: str = "/query/seat") -> None:
                            slug="forbidden")
 
 
+def _read(match_id: str, seat: int | None):
+    """The snapshot and meta of a match, for a spectator (``seat`` None) or a seat holding
+    its secret (422/401/403 otherwise); 404 for an unknown match."""
+    snap = _snapshot(match_id)
+    meta = json.loads(snap.meta)
+    if seat is not None:
+        _require_seat(meta, seat)
+    return snap, meta
+
+
+def _private(response: Response, version: int) -> Response:
+    """Headers of an answer that depends on who asks (the seat's secret) and on the version."""
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Authorization"
+    return _with_etag(response, version)
+
+
 def _outcome(game: Game, state: dict) -> tuple[dict | None, dict]:
     scores, outcome = game.score(state)
     return (scores if outcome.finished else None), outcome.to_json()
@@ -358,19 +375,13 @@ def create_match(body):
 def get_match(query, match_id):
     """The match as a spectator sees it, or as seat ``?seat=N`` sees it (with that seat's
     secret): other seats' hands as counts, no hidden placement, no deck order, no generator."""
-    snap = _snapshot(match_id)
-    meta = json.loads(snap.meta)
     seat = query.get("seat")
-    if seat is not None:
-        _require_seat(meta, seat)
+    snap, meta = _read(match_id, seat)
     game = GAMES[meta["game"]]
     state = json.loads(snap.state)
     _recent().put(match_id, snap.version, meta, state, snap.state)
     answer = _match_json(game, match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
-    response = _with_etag(json_response(answer), snap.version)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Vary"] = "Authorization"
-    return response
+    return _private(json_response(answer), snap.version)
 
 
 @blp.route("/<string:match_id>/log", methods=["GET"])
@@ -382,21 +393,16 @@ def get_match(query, match_id):
 def get_log(query, match_id):
     """The legal moves applied so far, in order, with their events, as a spectator (or seat
     ``?seat=N``, with its secret) may read them: values hidden from the reader are null."""
-    snap = _snapshot(match_id)
-    meta = json.loads(snap.meta)
     seat = query.get("seat")
-    if seat is not None:
-        _require_seat(meta, seat)
+    snap, meta = _read(match_id, seat)
     entries = _store().log(match_id)
     if entries is None:
         raise _not_found(match_id)
     shown = [entry_for(json.loads(text), seat) for text in entries]
     version = shown[-1]["version"] if shown else 0
-    response = json_response({"id": match_id, "game": meta["game"], "version": max(version, snap.version),
-                              "seat": seat, "entries": shown})
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Vary"] = "Authorization"
-    return _with_etag(response, max(version, snap.version))
+    version = max(version, snap.version)
+    return _private(json_response({"id": match_id, "game": meta["game"], "version": version, "seat": seat,
+                                   "entries": shown}), version)
 
 
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
@@ -408,10 +414,8 @@ def get_log(query, match_id):
 def get_legal_moves(query, match_id):
     """Every move seat ``?seat=N`` may make now (with its secret), as that seat may see them:
     a value hidden from the seat is null. Send one of them to ``POST .../moves`` with the ETag."""
-    snap = _snapshot(match_id)
-    meta = json.loads(snap.meta)
     seat = query["seat"]
-    _require_seat(meta, seat)
+    snap, meta = _read(match_id, seat)
     game = GAMES[meta["game"]]
     state = json.loads(snap.state)
     moves = [move for move in game.legal_moves(state) if move.get("player") == seat]
@@ -425,10 +429,8 @@ def get_legal_moves(query, match_id):
         if key not in seen_moves:
             seen_moves.add(key)
             shown.append(masked)
-    response = json_response({"id": match_id, "game": game.id, "version": snap.version, "seat": seat, "moves": shown})
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Vary"] = "Authorization"
-    return _with_etag(response, snap.version)
+    return _private(json_response({"id": match_id, "game": game.id, "version": snap.version, "seat": seat,
+                                   "moves": shown}), snap.version)
 
 
 def _fingerprint(seat: int, move: dict) -> str:
