@@ -68,6 +68,17 @@ def described(text: str):
     return decorate
 
 
+def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, doc: str, answer) -> None:
+    """Register ``POST <blp>/<path>``: the body loaded with ``request_schema`` (422 otherwise),
+    answered with ``answer(body)`` as canonical JSON, documented with ``answer_schema``."""
+    def view(body):
+        return json_response(answer(body))
+
+    view.__name__ = path.replace("-", "_")  # the endpoint name, unique within the blueprint
+    view.__doc__ = doc
+    blp.route(f"/{path}", methods=["POST"])(blp.arguments(request_schema)(blp.response(200, answer_schema)(view)))
+
+
 def game_blueprint(game: Game) -> Blueprint:
     """The blueprint of ``game``'s stateless operations under ``/v1/games/<id>``."""
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
@@ -87,42 +98,26 @@ def game_blueprint(game: Game) -> Blueprint:
                               for code, (message, rule) in sorted(game.messages.items())]
         return json_response(info)
 
-    @blp.route("/setup", methods=["POST"])
-    @blp.arguments(schemas.setup_request())
-    @blp.response(200, schemas.setup_answer)
-    @described(f"{name}: a new game's first state from a player count, a seed and options.")
-    def setup(body):
-        return json_response(adjudication.setup(game, body))
-
-    @blp.route("/legal-moves", methods=["POST"])
-    @blp.arguments(schemas.state_request())
-    @blp.response(200, schemas.moves_answer)
-    @described(f"{name}: every move the acting player(s) may make now.")
-    def legal_moves(body):
-        return json_response(adjudication.legal_moves(game, body))
-
-    @blp.route("/adjudicate", methods=["POST"])
-    @blp.arguments(schemas.adjudicate_request())
-    @blp.response(200, schemas.verdict)
-    @described((f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
-                          "violations with code, message and rulebook section)."))
-    def adjudicate(body):
-        return json_response(adjudication.adjudicate(game, body, request_language()))
-
-    @blp.route("/score", methods=["POST"])
-    @blp.arguments(schemas.state_request())
-    @blp.response(200, schemas.score_answer)
-    @described(f"{name}: the score sheet and outcome of a state.")
-    def score(body):
-        return json_response(adjudication.score(game, body))
-
-    @blp.route("/replay", methods=["POST"])
-    @blp.arguments(schemas.replay_request())
-    @blp.response(200, schemas.replay_answer)
-    @described(f"{name}: apply moves in order; stops at the first illegal move and reports it.")
-    def replay(body):
-        return json_response(adjudication.replay(game, body, request_language()))
-
+    operations = (
+        ("setup", schemas.setup_request, schemas.setup_answer,
+         f"{name}: a new game's first state from a player count, a seed and options.",
+         lambda body: adjudication.setup(game, body)),
+        ("legal-moves", schemas.state_request, schemas.moves_answer,
+         f"{name}: every move the acting player(s) may make now.",
+         lambda body: adjudication.legal_moves(game, body)),
+        ("adjudicate", schemas.adjudicate_request, schemas.verdict,
+         f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
+         "violations with code, message and rulebook section).",
+         lambda body: adjudication.adjudicate(game, body, request_language())),
+        ("score", schemas.state_request, schemas.score_answer,
+         f"{name}: the score sheet and outcome of a state.",
+         lambda body: adjudication.score(game, body)),
+        ("replay", schemas.replay_request, schemas.replay_answer,
+         f"{name}: apply moves in order; stops at the first illegal move and reports it.",
+         lambda body: adjudication.replay(game, body, request_language())),
+    )
+    for path, request_schema, answer_schema, doc, answer in operations:
+        _post_operation(blp, path, request_schema(), answer_schema, doc, answer)
     return blp
 
 
