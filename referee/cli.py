@@ -22,17 +22,9 @@ from marshmallow import ValidationError
 
 from referee.api import adjudication
 from referee.api.parsing import strict_loads
-from referee.api.problems import ProblemError, pointer_errors, problem_type
+from referee.api.problems import ProblemError, pointer_errors, problem_body
 from referee.api.schemas import game_schemas
 from referee.games import GAMES, PACKAGES
-
-
-def _problem(status: int, detail: str, errors=()) -> dict:
-    title = "The input cannot be read" if status == 400 else "The input does not fit the contract"
-    body = {"type": problem_type(status), "title": title, "status": status, "detail": detail}
-    if errors:
-        body["errors"] = [{"pointer": p, "detail": d} for p, d in errors]
-    return body
 
 
 def _fail(body: dict) -> None:
@@ -45,9 +37,9 @@ def _read_json(path: str, pointer: str):
         with open(path, "rb") as handle:
             return strict_loads(handle.read())  # as strict as the HTTP service: no NaN, no lone surrogate
     except OSError as error:
-        _fail(_problem(400, f"cannot read {path}: {error.strerror}"))
+        _fail(problem_body(400, f"cannot read {path}: {error.strerror}"))
     except (ValueError, RecursionError):
-        _fail(_problem(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")]))
+        _fail(problem_body(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")]))
 
 
 def _unwrap(value, key: str):
@@ -64,7 +56,7 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str) -> None:
     game_id = state.get("game") if isinstance(state, dict) else None
     game = GAMES.get(game_id)
     if game is None:
-        _fail(_problem(422, "the state names no game this referee knows", [("/state/game", f"one of {sorted(GAMES)}")]))
+        _fail(problem_body(422, "the state names no game this referee knows", [("/state/game", f"one of {sorted(GAMES)}")]))
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
     if kind == "replay":
         schema, raw = schemas.replay_request(), {"state": state, "moves": second}
@@ -73,14 +65,14 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str) -> None:
     try:
         body = schema.load(raw)
     except ValidationError as error:
-        _fail(_problem(422, "The input does not fit the schema.", pointer_errors(error.messages)))
+        _fail(problem_body(422, "The input does not fit the schema.", pointer_errors(error.messages)))
     try:
         if kind == "replay":
             answer = adjudication.replay(game, body, lang)
         else:
             answer = adjudication.adjudicate(game, body, lang)
     except ProblemError as error:
-        _fail(_problem(error.status, error.detail, error.errors))
+        _fail(problem_body(error.status, error.detail, error.errors, title=error.title, slug=error.slug))
     click.echo(adjudication.dumps(answer))
 
 

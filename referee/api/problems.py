@@ -97,10 +97,9 @@ def pointer_errors(messages: Any, prefix: str = "") -> list[tuple[str, str]]:
     return found
 
 
-def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]] = (), *,
-                     title: str | None = None, slug: str | None = None,
-                     headers: Mapping[str, str] | None = None) -> Response:
-    """A problem+json response."""
+def problem_body(status: int, detail: str, errors: Iterable[tuple[str, str]] = (), *,
+                 title: str | None = None, slug: str | None = None) -> dict[str, Any]:
+    """The problem details document (JSON) of ``status``; ``errors`` as ``(pointer, detail)``."""
     _, default_title = _KINDS.get(status, ("error", "Error"))
     body: dict[str, Any] = {
         "type": problem_type(status, slug),
@@ -111,6 +110,14 @@ def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]]
     errors = list(errors)
     if errors:
         body["errors"] = [{"pointer": pointer, "detail": text} for pointer, text in errors]
+    return body
+
+
+def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]] = (), *,
+                     title: str | None = None, slug: str | None = None,
+                     headers: Mapping[str, str] | None = None) -> Response:
+    """A problem+json response."""
+    body = problem_body(status, detail, errors, title=title, slug=slug)
     response = Response(json.dumps(body, ensure_ascii=False, sort_keys=True), status=status,
                         content_type=PROBLEM_CONTENT_TYPE)
     for name, value in (headers or {}).items():
