@@ -14,8 +14,7 @@ from referee.games.catatac import cards as C
 from referee.i18n import translate
 
 GAME = GAMES["catatac"]
-WANTED = ("CONDITION_NOT_MET", "MOVE_OFF_ALLEYS", "PAIR_ACTION_NOT_POSSIBLE", "EFFECT_NOT_APPLICABLE",
-          "COIN_MISMATCH", "DRAW_MISMATCH")
+WANTED = ("CONDITION_NOT_MET", "MOVE_OFF_ALLEYS", "PAIR_ACTION_NOT_POSSIBLE", "EFFECT_NOT_APPLICABLE")
 IDENTIFIERS = (set(C.SPOTS) | set(C.CLANS) | set(C.CONDITIONS)
                | {"steal", "movement", "stash", "counter", "coin_flip", "skip", "replay", "nothing"})
 # An identifier as a word of its own: not part of a card id such as angora-white or stop-5.

@@ -101,6 +101,19 @@ def replay(game: Game, body: dict, language: str) -> dict:
     return {"state": final, "steps": steps, "first_illegal": first_illegal}
 
 
+def view(game: Game, body: dict) -> dict:
+    """``{"state", "seat"}`` -> ``{"seat", "state", "scores", "outcome"}``: what seat ``seat``
+    (null: a spectator) may see of the state, exactly as a match shows it. 422 (pointer
+    ``/seat``) for a seat the state does not have."""
+    state, seat = body["state"], body["seat"]
+    check(game, state)
+    if seat is not None and seat >= len(state["players"]):
+        raise ProblemError(422, "The state has no such seat.",
+                           [("/seat", f"must be a seat from 0 to {len(state['players']) - 1}, or null")])
+    return {"seat": seat, "state": game.view(state, seat), "scores": game.visible_scores(state, seat),
+            "outcome": game.score(state)[1].to_json()}
+
+
 def game_info(game: Game) -> dict:
     """The ``GET /v1/games`` entry of ``game``."""
     return {"id": game.id, "title": game.title, "players": list(game.player_counts),

@@ -112,6 +112,10 @@ def game_blueprint(game: Game) -> Blueprint:
         ("score", schemas.state_request, schemas.score_answer,
          f"{name}: the score sheet and outcome of a state.",
          lambda body: adjudication.score(game, body)),
+        ("view", schemas.view_request, schemas.view_answer,
+         f"{name}: what one seat (or a spectator, seat null) may see of a state, exactly as a match shows it: "
+         "for apps that keep full states on their own server and show each player only their part.",
+         lambda body: adjudication.view(game, body)),
         ("replay", schemas.replay_request, schemas.replay_answer,
          f"{name}: apply moves in order; stops at the first illegal move and reports it.",
          lambda body: adjudication.replay(game, body, request_language())),

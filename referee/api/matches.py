@@ -7,11 +7,11 @@
   ``Idempotency-Key`` makes retries safe (same key, other body: 422).
 - ``GET /v1/matches/{id}/log``: the legal moves so far, as the reader may see them.
 
-Works for every registered game through the Game hooks only (setup, adjudicate, score,
-view). Hidden information: states are shown through ``Game.view``; in moves and events, any
-string of the full state that the spectator's views (before and after the move) do not show
-is replaced by null for every reader but the moving seat (a card drawn into a hand, a
-face-down placement). See docs/matches.md.
+Works for every registered game through the Game hooks only (setup, adjudicate, view,
+seat_moves, visible_scores, disclosure). What each reader sees is the game's declaration:
+states through ``Game.view``, moves and events through ``Game.disclosure`` applied by
+referee.engine.information (each log entry stores its secrets and the keys it reveals, and is
+rendered for the reader at read time). See docs/matches.md and docs/events.md.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, 
                                        MatchVerdict, MoveRequest, SeatQuery, SeatRequiredQuery)
 from referee.api.parsing import Blueprint
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
+from referee.engine import information
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
 from referee.store import StoreUnavailable, store_from_env
@@ -195,16 +196,11 @@ def _private(response: Response, version: int) -> Response:
     return _with_etag(response, version)
 
 
-def _outcome(game: Game, state: dict) -> tuple[dict | None, dict]:
-    scores, outcome = game.score(state)
-    return (scores if outcome.finished else None), outcome.to_json()
-
-
 def _match_json(game: Game, match_id: str, meta: dict, version: int, state: dict, updated: float,
                 expires: float, seat: int | None) -> dict:
-    scores, outcome = _outcome(game, state)
     return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
-            "state": game.view(state, seat), "scores": scores, "outcome": outcome,
+            "state": game.view(state, seat), "scores": game.visible_scores(state, seat),
+            "outcome": game.score(state)[1].to_json(),
             "created_at": _time(meta["created"]), "updated_at": _time(updated), "expires_at": _time(expires)}
 
 
@@ -213,92 +209,19 @@ def _with_etag(response: Response, version: int) -> Response:
     return response
 
 
-# -- hidden values in moves and events --------------------------------------------------------
+# -- log entries as each reader sees them -----------------------------------------------------
 
-def _strings(value: Any, found: set) -> None:
-    if isinstance(value, str):
-        found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _strings(item, found)
-    elif isinstance(value, list):
-        for item in value:
-            _strings(item, found)
-
-
-def _mask(value: Any, hidden: set) -> Any:
-    if isinstance(value, str):
-        return None if value in hidden else value
-    if isinstance(value, dict):
-        return {key: _mask(item, hidden) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_mask(item, hidden) for item in value]
-    return value
-
-
-def audience(seat: int | None) -> str:
-    """The key of a reader in a log entry's ``hidden`` table: the seat number, or "spectator"."""
-    return "spectator" if seat is None else str(seat)
-
-
-def _shown(value: str, text: str) -> bool:
-    """Whether compact JSON ``text`` holds the string ``value`` as a value (not as a key)."""
-    quoted = json.dumps(value, ensure_ascii=False)
-    return (quoted + ",") in text or (quoted + "}") in text or (quoted + "]") in text
-
-
-def _seen(game: Game, state: dict, seat: int | None, named: set) -> set:
-    text = json.dumps(game.view(state, seat), ensure_ascii=False, separators=(",", ":"))
-    return {value for value in named if _shown(value, text)}
-
-
-def redactions(game: Game, before: dict, after: dict, players: int, move: dict, events: list,
-               before_text: str, after_text: str) -> dict:
-    """For each reader (spectator, seat 0, ...) who may not see every value of ``move`` and
-    ``events``: ``{audience: {"move", "events"}}`` with those values replaced by null.
-
-    A value is hidden from spectators when it is a string value of the full state before or
-    after the move (``before_text``/``after_text``: their compact JSON) that neither
-    spectator view (``Game.view``) shows: a card drawn into a hand, a card placed face down,
-    a card left in the deck. Seats other than the mover read exactly what a spectator reads
-    (card ids need not be unique: a seat holding a "yarn" toy must not see another seat's
-    face-down "yarn"); the moving seat also sees the values its own views show. Generic over
-    games; the common case (everything named is public) costs two views. Values shown by an
-    event of ``game.public_event_types`` (a reveal) are public."""
-    named: set = set()
-    _strings(move, named)
-    _strings(events, named)
-    named = {value for value in named if _shown(value, before_text) or _shown(value, after_text)}
-    revealed: set = set()
-    _strings([e for e in events if e.get("type") in game.public_event_types], revealed)
-    named -= revealed
-    if named:
-        named -= _seen(game, after, None, named)
-    if named:
-        named -= _seen(game, before, None, named)
-    if not named:
-        return {}
-    public = {"move": _mask(move, named), "events": _mask(events, named)}
-    hidden_for: dict = {audience(None): public}
-    mover = move.get("player")
-    for seat in range(players):
-        if seat != mover:
-            hidden_for[audience(seat)] = public
-            continue
-        hidden = named - _seen(game, after, seat, named)
-        if hidden:
-            hidden -= _seen(game, before, seat, hidden)
-        if hidden:
-            hidden_for[audience(seat)] = {"move": _mask(move, hidden), "events": _mask(events, hidden)}
-    return hidden_for
-
-
-def entry_for(entry: dict, seat: int | None) -> dict:
-    """A stored log entry as ``seat`` (None: a spectator) may read it."""
-    shown = entry.get("hidden", {}).get(audience(seat))
+def _render(entry: dict, seat: int | None, revealed: frozenset[str]) -> dict:
+    """A stored log entry as ``seat`` (None: a spectator) may read it, given every key the
+    match has revealed so far (referee.engine.information)."""
+    if "hidden" in entry:   # an entry stored before the declared model: its own table per reader
+        shown = entry["hidden"].get("spectator" if seat is None else str(seat))
+        move, events, redacted = (shown["move"], shown["events"], True) if shown else \
+            (entry["move"], entry["events"], False)
+    else:
+        move, events, redacted = information.render(entry, seat, revealed)
     return {"version": entry["version"], "player": entry["player"], "at": _time(entry["at"]),
-            "move": shown["move"] if shown else entry["move"],
-            "events": shown["events"] if shown else entry["events"], "redacted": bool(shown)}
+            "move": move, "events": events, "redacted": redacted}
 
 
 # -- documentation fragments ------------------------------------------------------------------
@@ -398,7 +321,9 @@ def get_log(query, match_id):
     entries = _store().log(match_id)
     if entries is None:
         raise _not_found(match_id)
-    shown = [entry_for(json.loads(text), seat) for text in entries]
+    records = [json.loads(text) for text in entries]
+    revealed = information.revealed_keys(records)
+    shown = [_render(record, seat, revealed) for record in records]
     version = shown[-1]["version"] if shown else 0
     version = max(version, snap.version)
     return _private(json_response({"id": match_id, "game": meta["game"], "version": version, "seat": seat,
@@ -418,19 +343,8 @@ def get_legal_moves(query, match_id):
     snap, meta = _read(match_id, seat)
     game = GAMES[meta["game"]]
     state = json.loads(snap.state)
-    moves = [move for move in game.legal_moves(state) if move.get("player") == seat]
-    named: set = set()
-    _strings(moves, named)
-    hidden = {value for value in named if _shown(value, snap.state)} - _seen(game, state, seat, named)
-    shown, seen_moves = [], set()
-    for move in moves:
-        masked = _mask(move, hidden) if hidden else move
-        key = adjudication.dumps(masked)
-        if key not in seen_moves:
-            seen_moves.add(key)
-            shown.append(masked)
     return _private(json_response({"id": match_id, "game": game.id, "version": snap.version, "seat": seat,
-                                   "moves": shown}), snap.version)
+                                   "moves": game.seat_moves(state, seat)}), snap.version)
 
 
 def _fingerprint(seat: int, move: dict) -> str:
@@ -522,7 +436,7 @@ def post_move(body, match_id):
         recent.put(match_id, version, meta, state, state_before)
     verdict = game.adjudicate(state, move, checked=True)
     answer = adjudication.verdict_json(verdict, request_language(), game)
-    answer["scores"] = answer["scores"] if verdict.outcome.finished else None
+    answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat)
     answer["id"] = match_id
     if not verdict.legal:
         answer["version"] = version
@@ -536,16 +450,11 @@ def post_move(body, match_id):
     now = time.time()
     answer["version"] = new_version
     state_text = adjudication.dumps(verdict.state)
-    hidden = redactions(game, state, verdict.state, meta["players"], move, verdict.events,
-                        state_before, state_text)
-    mine = hidden.get(audience(seat))
-    if mine is not None:
-        answer["events"] = mine["events"]
+    entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
+                   **information.disclose(game.disclosure, state, move, verdict.events)}
+    answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
     answer["state"] = game.view(verdict.state, seat)
     text = adjudication.dumps(answer)
-    entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now}
-    if hidden:
-        entry["hidden"] = hidden
     stored = json.dumps({"fp": fingerprint, "version": new_version, "body": text}) if key is not None else None
     result = store.commit(match_id, version, state_text, adjudication.dumps(entry), now, key, stored)
     if result.kind == "ok":

@@ -89,6 +89,8 @@ class GameSchemas:
     state_request: type[Schema]
     adjudicate_request: type[Schema]
     replay_request: type[Schema]
+    view_request: type[Schema]
+    view_answer: type[Schema]
     setup_answer: type[Schema]
     moves_answer: type[Schema]
     verdict: type[Schema]
@@ -127,6 +129,19 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         "state": FastNested(state, required=True),
         "moves": fields.List(fields.Nested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES)),
     })
+    view_request = make("ViewRequest", {
+        "state": FastNested(state, required=True),
+        "seat": fields.Integer(strict=True, required=True, allow_none=True, validate=validate.Range(min=0),
+                               metadata={"description": "the seat whose view is asked; null: a spectator"}),
+    })
+    view_answer = make("ViewAnswer", {
+        "seat": fields.Integer(required=True, allow_none=True),
+        "state": fields.Dict(required=True, metadata={
+            "description": "the state as the seat sees it (a match's view): other hands as sizes, decks as "
+                           "sizes, face-down cards left out, no generator"}),
+        "scores": fields.Nested(scores, required=True, metadata={"description": "the score sheet as the seat sees it"}),
+        "outcome": fields.Nested(OutcomeOut, required=True),
+    })
     verdict = make("Verdict", {
         "legal": fields.Boolean(required=True),
         "violations": fields.List(fields.Nested(ViolationOut), required=True),
@@ -140,6 +155,8 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         state_request=state_request,
         adjudicate_request=adjudicate_request,
         replay_request=replay_request,
+        view_request=view_request,
+        view_answer=view_answer,
         setup_answer=make("SetupAnswer", {"state": FastNested(state, required=True)}),
         moves_answer=make("LegalMoves", {"moves": fields.List(fields.Nested(move), required=True)}),
         verdict=verdict,

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
+from referee.engine.information import Disclosure
+
 State = dict[str, Any]
 Move = dict[str, Any]
 
@@ -114,9 +116,8 @@ class Game:
     # Violation code -> (English message template, rulebook section): every text the game's
     # verdicts can carry, so that the catalogs can be checked for a translation of each.
     messages: ClassVar[Mapping[str, tuple[str, str]]] = {}
-    # Event types that make their values public to every reader (a reveal): a match log never
-    # hides what such an event shows, even where the state no longer holds it.
-    public_event_types: ClassVar[frozenset[str]] = frozenset()
+    # What each reader sees of every move and event type (referee.engine.information).
+    disclosure: ClassVar[Disclosure]
     # Violation parameters whose string values the game's catalog names in words (a spot, a
     # coin face); the others (card ids, toy and cat names, which a caller may choose) are shown
     # as they are, even when spelled like a msgid.
@@ -155,6 +156,18 @@ class Game:
     def view(self, state: State, seat: int | None) -> State:
         """``state`` as seat ``seat`` may see it (None: a spectator). Hidden parts are removed."""
         raise NotImplementedError
+
+    def seat_moves(self, state: State, seat: int) -> list[Move]:
+        """Every move seat ``seat`` may make now, as that seat can know them: a chance outcome
+        the table names (a card drawn, a cat turned up) is null, to be filled in with what the
+        table shows; listed once. Depends only on what ``view(state, seat)`` shows."""
+        raise NotImplementedError
+
+    def visible_scores(self, state: State, seat: int | None) -> dict:
+        """The score sheet as ``seat`` (None: a spectator) may see it. Every game's sheet shows
+        only public parts until the end (points cards lying face down are counted, not
+        valued), so the whole sheet is shown to every reader."""
+        return self.score(state)[0]
 
     # -- shared --------------------------------------------------------------------------
 

@@ -39,13 +39,16 @@ def test_stash_succeeds_when_nobody_counters():
     assert after["rng"]["counter"] == 1
 
 
-def test_stash_success_outcome_carried_in_the_move_is_checked():
-    """Stash Attempt, seeded chance: a decline may carry the points card and coin, which must be right."""
+def test_stash_success_outcome_is_never_named_with_seeded_chance():
+    """Stash Attempt, seeded chance: the points card is taken without looking at it and the coin
+    is flipped by the referee; a decline naming either is refused whatever it names."""
     s = pending([["P1-1"], ["P2-1"]])
     other = C.COIN_FACES[1 - C.COIN_FACES.index(FIRST_COIN)]
-    assert bad(s, decline(1, points_card="blue")) == ["POINTS_CARD_NOT_ON_TOP"]
-    assert bad(s, decline(1, coins=[other])) == ["COIN_MISMATCH"]
-    assert ok(s, decline(1, points_card="green", coins=[FIRST_COIN]))["points"]["white"] == ["green"]
+    assert bad(s, decline(1, points_card="blue")) == ["SEEDED_CHANCE"]
+    assert bad(s, decline(1, points_card="green")) == ["SEEDED_CHANCE"]   # the right one too
+    assert bad(s, decline(1, coins=[other])) == ["SEEDED_CHANCE"]
+    assert bad(s, decline(1, coins=[FIRST_COIN])) == ["SEEDED_CHANCE"]
+    assert ok(s, decline(1))["points"]["white"] == ["green"]
 
 
 def test_stash_success_at_a_table_names_card_and_coin():

@@ -85,8 +85,11 @@ def test_refill_to_six_at_the_end_of_the_turn():
     after = ok(s, play(0, "P1-1"))
     assert after["players"][0]["hand"] == hand[1:] + ["joker-2"]
     assert after["turn"] == {"player": 1, "phase": "play"}
-    assert ok(s, play(0, "P1-1", draw=["joker-2"]))["players"][0]["hand"] == hand[1:] + ["joker-2"]
-    assert bad(s, play(0, "P1-1", draw=["joker-1"])) == ["DRAW_MISMATCH"]
+    # Seeded chance belongs to the referee: naming the refill is refused whatever it names,
+    # the right card included, so a refused move never tells the order of the paw deck.
+    assert bad(s, play(0, "P1-1", draw=["joker-2"])) == ["SEEDED_CHANCE"]
+    assert bad(s, play(0, "P1-1", draw=["joker-1"])) == ["SEEDED_CHANCE"]
+    assert bad(s, play(0, "P1-1", draw=[])) == ["SEEDED_CHANCE"]
 
 
 def test_refill_at_a_table_is_drawn_card_by_card():
@@ -136,15 +139,17 @@ def test_game_ends_when_every_paw_card_is_drawn_and_played():
     assert outcome.winners == (0,) and outcome.tiebreak is None
 
 
-def test_seeded_coin_must_match_and_count():
-    """Icons, Coin Flip, seeded chance: a move may carry the coin face; it must be the generator's."""
+def test_seeded_coin_is_flipped_by_the_referee_and_never_named():
+    """Icons, Coin Flip, seeded chance: the generator flips the coin; a move naming a face is
+    refused the same way whichever face it names (the player cannot know the flip before it)."""
     s = build([["P1-1"], ["stop-1", "P2-1"]], ["P8-4"], ("white_hideout", "white"), turn=1, phase="answer",
               stash={"clan": "white", "by": 0, "next": 1, "answer": [1]})
     face = C.COIN_FACES[Rng("test", 0).coin()]
     other = C.COIN_FACES[1 - C.COIN_FACES.index(face)]
-    assert bad(s, play(1, "stop-1", None, ((), ()), coins=[other])) == ["COIN_MISMATCH"]
-    assert bad(s, play(1, "stop-1", None, ((), ()), coins=[face, face])) == ["COIN_COUNT"]
-    assert ok(s, play(1, "stop-1", None, ((), ()), coins=[face]))["ball"]["colour"] == face
+    assert bad(s, play(1, "stop-1", None, ((), ()), coins=[other])) == ["SEEDED_CHANCE"]
+    assert bad(s, play(1, "stop-1", None, ((), ()), coins=[face])) == ["SEEDED_CHANCE"]
+    assert bad(s, play(1, "stop-1", None, ((), ()), coins=[face, face])) == ["SEEDED_CHANCE"]
+    assert ok(s, play(1, "stop-1", None, ((), ())))["ball"]["colour"] == face
 
 
 # -- Crowning the Winning Clan ------------------------------------------------------------------

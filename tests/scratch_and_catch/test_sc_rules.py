@@ -169,7 +169,7 @@ def test_game_progress_cards_can_come_from_the_draw_pile():
                   [["C9-1"]], pile=["C6-1", "C7-1", "C8-1"], extra_pile=False)
     first = play(state, 0, source="pile")
     assert first.legal and line_of(first.state)[6] == ["C6-1"]
-    second = play(first.state, 0, "C7-1", source="pile")   # naming the top card is checked and accepted
+    second = play(first.state, 0, source="pile")   # the generator turns the top card, C7-1
     assert second.legal
     # Sequence 6-7 (8 is not on the line yet; 9 is not adjacent to 7): 2 fleas
     assert second.state["players"][0]["fleas"] == 8
@@ -177,13 +177,16 @@ def test_game_progress_cards_can_come_from_the_draw_pile():
     assert second.state["draw_pile"] == ["C8-1"]
 
 
-def test_game_progress_naming_another_card_than_the_top_is_illegal_with_seeded_chance():
-    """Game Progress / chance: with the seeded generator only the top card can come off the pile."""
+def test_game_progress_naming_a_pile_card_is_refused_with_seeded_chance():
+    """Game Progress / chance: with the seeded generator the referee turns the top card; a pile
+    play naming a card is refused the same way whatever it names (the top card too), so the
+    pile's order cannot be found by elimination."""
     state = build([["C1-1", "C1-2", "C1-3", "C1-4"], ["C2-1", "C2-2", "C2-3", "C2-4"]],
                   [["C9-1"]], pile=["C6-1", "C7-1"], extra_pile=False)
-    verdict = play(state, 0, "C7-1", source="pile")
-    assert not verdict.legal and verdict.violations[0].code == "CARD_NOT_ON_TOP"
-    assert verdict.state is None
+    for named in ("C7-1", "C6-1"):
+        verdict = play(state, 0, named, source="pile")
+        assert not verdict.legal and [v.code for v in verdict.violations] == ["SEEDED_CHANCE"]
+        assert verdict.state is None
 
 
 def test_game_progress_table_chance_pile_card_must_be_possible():

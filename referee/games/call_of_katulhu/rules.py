@@ -45,6 +45,7 @@ from itertools import permutations
 from typing import Any, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, violation
+from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
 from referee.engine.rng import Rng
 from referee.games.call_of_katulhu import cards as C
 
@@ -154,6 +155,33 @@ def _matches(slots: tuple[str | None, ...], kept: list[str | None]) -> bool:
     return True
 
 
+# What each reader sees (referee.engine.information). Toys are placed face down and turned up
+# together (Gameplay: the reveal), so a placement is its player's until the round's reveal; a
+# stall discard is chosen by each player and shown when both have chosen. Cats are face up.
+def _round(state: State, _item: dict | None = None) -> str:
+    return f"round:{state['round']}"
+
+
+def _stall(state: State, _item: dict | None = None) -> str:
+    return f"stall:{state['round']}"
+
+
+DISCLOSURE = Disclosure(
+    moves={
+        "place": Hidden(("toys",), until=_round),
+        "discard": Hidden(("cat",), until=_stall),
+        "reveal": PUBLIC,                                  # table chance: a cat turned face up
+    },
+    events={
+        "toys_placed": PUBLIC, "discard_chosen": PUBLIC,   # that a player chose, not what
+        "toys_revealed": Reveals(lambda state, _event: [_round(state)]),
+        "cat_discarded": Reveals(lambda state, event: [_stall(state)] if event["reason"] == "stall" else []),
+        "cat_attracted": PUBLIC, "stall": PUBLIC, "cats_turned_up": PUBLIC, "discard_pile_reshuffled": PUBLIC,
+        "game_over": PUBLIC,
+    },
+)
+
+
 class CallOfKatulhu(Game):
     """Call of Katulhu, 2 players (rulebook sections Setup, Gameplay, Optional Advanced Game
     Rule, Cat Cards, Scoring). See the module docstring for the state and move shapes."""
@@ -163,7 +191,7 @@ class CallOfKatulhu(Game):
     player_counts = (2,)
     rules_version = "call-of-katulhu/en-1"
     messages = MESSAGES
-    public_event_types = frozenset({"toys_revealed"})  # both placements are turned face up
+    disclosure = DISCLOSURE
 
     # -- description ---------------------------------------------------------------------
 
@@ -370,6 +398,14 @@ class CallOfKatulhu(Game):
             deck = sorted(set(state["cat_deck"]))
             for seat in range(len(state["players"])):
                 moves.extend({"type": "reveal", "player": seat, "cat": cat} for cat in deck)
+        return moves
+
+    def seat_moves(self, state: State, seat: int) -> list[dict]:
+        """The moves of ``seat`` now, as it can know them: with table chance the cat turned up
+        is null (the table names it), listed once."""
+        moves = [move for move in self.legal_moves(state) if move["player"] == seat]
+        if state["phase"] == "reveal":
+            return [{"type": "reveal", "player": seat, "cat": None}] if moves else []
         return moves
 
     def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:

@@ -37,13 +37,18 @@ Moves::
      "block": null | {"bars": [side index per bar, top first],
                       "directions": ["black"|"white" per movement effect played, top first]},
      "order": null | "pair_first" | "block_first",       (stated exactly when both are used)
-     "coins": [faces of the coin flips of this move]     (table: required when a flip happens;
-                                                          seeded: optional, checked)
-     "draw": [paw ids of the refill]}                     (seeded only, optional, checked)
+     "coins": [faces of the coin flips of this move]}    (table chance only: required when a
+                                                          flip happens)
     {"type": "decline", "player": seat[, "points_card": id, "coins": [face]]}
         decline to counter a stash attempt; the last decline makes the stash succeed (table
         chance: it carries the points card taken and the coin face)
     {"type": "draw", "player": seat, "card": id}          table chance: one refill card
+
+With the seeded generator chance belongs to the referee: a move naming a coin face, refill
+cards or a points card is refused (SEEDED_CHANCE, whatever it names), and a play is judged
+before its coin flips: it is legal when some face of the coming flips allows it. When the flip
+then makes the pair played after the action block impossible, the pair does nothing (event
+``pair_forfeited``; docs/rules-notes.md).
 
 A player other than the one due to play, of the same clan, plays "in place of a teammate"
 (Cooperation) simply by sending a play with their own seat. A play's ``card`` may be the
@@ -57,6 +62,7 @@ from itertools import product
 from typing import Any, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
+from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
 from referee.engine.rng import Rng
 from referee.games.catatac import cards as C
 
@@ -118,12 +124,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "NOT_A_COOPERATION_CARD": ("Card {card} has no cooperation icon: only the player due can play now.", COOPERATION),
     "COOPERATION_NEEDS_BLOCK": ("Playing for a teammate, use the action block alone or the combo, never the pair alone.", COOPERATION),
     "COIN_COUNT": ("The move carries {given} coin face(s) but {needed} coin flip(s) happen.", ICONS),
-    "COIN_MISMATCH": ("The coin shows {expected}, not {given}.", ICONS),
     "POINTS_CARD_REQUIRED": ("At a table game, name the points card taken.", STASH),
     "POINTS_CARD_NOT_IN_DECK": ("Points card {card} cannot be in the points deck.", STASH),
-    "POINTS_CARD_NOT_ON_TOP": ("Points card {card} is not the top card of the points deck.", STASH),
     "POINTS_CARD_NOT_TAKEN": ("No points card is taken by this move.", STASH),
-    "DRAW_MISMATCH": ("The refill draws {expected}, not {given}.", REFILL),
+    "SEEDED_CHANCE": ("With the seeded generator the referee flips the coins and draws the cards: a move does "
+                      "not name {field}.", TURN),
     "DRAW_SEPARATE": ("At a table game, each refill card is a draw move of its own.", REFILL),
     "CARD_NOT_IN_DECK": ("Card {card} cannot be in the paw deck.", REFILL),
     "ALPHA_NOT_HELD": ("Alpha card {card} is not in front of you.", BOOSTERS),
@@ -416,6 +421,60 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
     return None, (ball.spot, ball.colour, ball.stashed, ball.events, ball.skip, replay)
 
 
+def _judge_before_flips(kind: C.Kind, card: str, steps, start: tuple, faces: tuple, answering: bool,
+                        can_replay: bool):
+    """Seeded chance, a play whose flips came out against it: ``(violation, result, forfeited)``.
+
+    The player chooses before the coin is flipped, so the play is legal when some faces of its
+    flips allow it, and its violation (when none does) is the one of the first faces in
+    ``COIN_FACES`` order: neither depends on the coming flip. A legal play whose flip made the
+    pair played after the action block impossible is applied without that pair (``forfeited``:
+    its action); rules notes, coin flips judged before the flip."""
+    first_bad = None
+    for trial in product(C.COIN_FACES, repeat=len(faces)):
+        bad, _ = _run(kind, card, steps, *start, trial, answering, can_replay)
+        if bad is None:
+            break
+        first_bad = first_bad or bad
+    else:
+        return first_bad, None, None
+    pair = next(step for step in steps if step[0] == "pair")
+    bad, result = _run(kind, card, [step for step in steps if step is not pair], *start, faces, answering,
+                       can_replay)
+    return (first_bad, None, None) if bad else (None, result, pair[1])
+
+
+def _move_key(move: dict) -> tuple:
+    """A hashable key of a move (JSON values), to list each move once."""
+    return tuple(sorted((k, repr(v)) for k, v in move.items()))
+
+
+# What each reader sees (referee.engine.information). Cards are played face up and coins
+# flipped in sight of all; a refill card is seen by its holder only; a points card is taken
+# "without looking at it" (Stash Attempt) and shown when the clans reveal their points at the
+# end of the game (Crowning the Winning Clan).
+def _game_number(state: State, _item: dict | None = None) -> str:
+    return f"game:{state['marathon']['game'] if state['marathon'] else 1}"
+
+
+DISCLOSURE = Disclosure(
+    moves={
+        "play": PUBLIC,
+        "draw": Hidden(("card",)),                                 # table chance: a refill card
+        "decline": Hidden(("points_card",), seen_by="nobody", until=_game_number),
+    },
+    events={
+        "card_played": PUBLIC, "cooperation": PUBLIC, "ball_stolen": PUBLIC, "ball_moved": PUBLIC,
+        "stash_attempt": PUBLIC, "countered": PUBLIC, "coin_flipped": PUBLIC, "skip_played": PUBLIC,
+        "skip_cancelled": PUBLIC, "replay": PUBLIC, "replay_lost": PUBLIC, "pair_forfeited": PUBLIC,
+        "cards_drawn": PUBLIC,                                     # how many, never which
+        "turn_skipped": PUBLIC, "turn_passed": PUBLIC, "declined": PUBLIC, "stash_succeeded": PUBLIC,
+        "game_over": Reveals(lambda _state, event: [f"game:{event['game']}"]),   # the points cards
+        "new_game": PUBLIC,
+    },
+)
+
+
 def _pair_options(pairs: bool, deck_hockey: bool) -> list:
     if not pairs:
         return [None]
@@ -497,6 +556,7 @@ class Catatac(Game):
     player_counts = (2, 4, 6)
     rules_version = "catatac/en-1"
     messages = MESSAGES
+    disclosure = DISCLOSURE
     word_params = frozenset({"action", "bar", "condition", "direction", "effect", "expected", "field", "given",
                              "side", "spot"})
 
@@ -920,11 +980,6 @@ class Catatac(Game):
                 moves.extend(self._plays(state, mate, False, True))
         return moves
 
-    @staticmethod
-    def _coins_preview(state: State, count: int) -> tuple:
-        rng = Rng.from_state(state["rng"])
-        return tuple(C.COIN_FACES[rng.coin()] for _ in range(count))
-
     def _plays(self, state: State, seat: int, answering: bool, cooperation: bool) -> list[dict]:
         hand = state["players"][seat]["hand"]
         alpha = None if cooperation or not _alpha_playable(state, seat) else state["players"][seat]["alpha"]
@@ -938,7 +993,6 @@ class Catatac(Game):
         spot, colour = C.SPOT_INDEX[ball["spot"]], ball["colour"]
         clan = state["players"][seat]["clan"]
         hockey = state["options"]["deck_hockey"]
-        preview = None
         out: list[dict] = []
         for card in cards:
             kind = C.KINDS[card]
@@ -946,17 +1000,12 @@ class Catatac(Game):
                 continue
             if answering and not (kind.counter_icon or hockey):
                 continue
-            coins = None
-            if not table:
-                if any(e[0] == "coin_flip" for r in kind.rows for o in r for e in o.effects):
-                    if preview is None:
-                        preview = self._coins_preview(state, 2)
-                    coins = preview
-                else:
-                    coins = ()
             can_replay = replay_after_alpha if kind.alpha else replay_after_paw
-            for pair, block, order, faces in _choices(card, top, spot, colour, clan, hockey,
-                                                      answering, cooperation, coins, can_replay):
+            choices = _choices(card, top, spot, colour, clan, hockey, answering, cooperation, None, can_replay)
+            if not table:
+                # Seeded: the choices the player makes before the flip, each listed once.
+                choices = tuple(dict.fromkeys((pair, block, order, None) for pair, block, order, _ in choices))
+            for pair, block, order, faces in choices:
                 move = {"type": "play", "player": seat, "card": card,
                         "pair": None if pair is None else {"action": pair[0], "direction": pair[1]},
                         "block": None if block is None else {"bars": list(block[0]), "directions": list(block[1])},
@@ -966,10 +1015,29 @@ class Catatac(Game):
                 out.append(move)
         return out
 
+    def seat_moves(self, state: State, seat: int) -> list[dict]:
+        """The moves of ``seat`` now, as it can know them: with table chance the refill card
+        and the points card taken are null (the table names them), each move listed once."""
+        moves = [move for move in self.legal_moves(state) if move["player"] == seat]
+        if state["options"]["chance"] != "table":
+            return moves
+        shown: dict[tuple, dict] = {}
+        for move in moves:
+            if move["type"] == "draw":
+                move = dict(move, card=None)
+            elif "points_card" in move:
+                move = dict(move, points_card=None)
+            shown.setdefault(_move_key(move), move)
+        return list(shown.values())
+
     def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:
         """Judge and apply one move. Raises Illegal (see MESSAGES for the codes and sections)."""
         if state["finished"]:
             raise _illegal("GAME_OVER")
+        if state["options"]["chance"] != "table":
+            for field in ("coins", "draw", "points_card"):
+                if move.get(field) is not None:
+                    raise _illegal("SEEDED_CHANCE", field=field)
         turn = state["turn"]
         seat, kind = move["player"], move["type"]
         phase = turn["phase"]
@@ -1031,25 +1099,21 @@ class Catatac(Game):
         if bad:
             raise Illegal(bad)
         rng = Rng.from_state(state["rng"])
-        given = move.get("coins")
         if table:
-            faces = tuple(given or ())
+            faces = tuple(move.get("coins") or ())
             if len(faces) != flips:
                 raise _illegal("COIN_COUNT", given=len(faces), needed=flips)
             if "draw" in move and move["draw"] is not None:
                 raise _illegal("DRAW_SEPARATE")
         else:
             faces = tuple(C.COIN_FACES[rng.coin()] for _ in range(flips))
-            if given is not None:
-                if len(given) != flips:
-                    raise _illegal("COIN_COUNT", given=len(given), needed=flips)
-                for expected, face in zip(faces, given):
-                    if face != expected:
-                        raise _illegal("COIN_MISMATCH", expected=expected, given=face)
         ball = state["ball"]
         clan = state["players"][seat]["clan"]
-        bad, result = _run(kind, card, steps, C.SPOT_INDEX[ball["spot"]], ball["colour"], clan, faces, answering,
-                           can_replay)
+        start = C.SPOT_INDEX[ball["spot"]], ball["colour"], clan
+        bad, result = _run(kind, card, steps, *start, faces, answering, can_replay)
+        forfeited = None
+        if bad and not table and flips:
+            bad, result, forfeited = _judge_before_flips(kind, card, steps, start, faces, answering, can_replay)
         if bad:
             raise Illegal(bad)
         spot, colour, stashed, effect_events, skip, replay = result
@@ -1059,12 +1123,6 @@ class Catatac(Game):
         else:
             owner = turn["player"]
         own_turn = not cooperation
-        refill_count = min(C.HAND_SIZE - left, len(state["paw_deck"])) if own_turn and not table and not replay else 0
-        draw = move.get("draw")
-        if draw is not None and not table:
-            expected = state["paw_deck"][:refill_count]
-            if list(draw) != expected:
-                raise _illegal("DRAW_MISMATCH", expected=", ".join(expected) or "nothing", given=", ".join(draw) or "nothing")
 
         new = _copy_state(state)
         new["rng"] = rng.to_state()
@@ -1083,6 +1141,8 @@ class Catatac(Game):
         for event in effect_events:
             event["player"] = seat
         events.extend(effect_events)
+        if forfeited is not None:
+            events.append({"type": "pair_forfeited", "player": seat, "action": forfeited})
         if answering:
             new["stash"] = None
         if stashed:
@@ -1204,14 +1264,7 @@ class Catatac(Game):
             taken, face = given_card, given_coins[0]
         else:
             taken = deck[0]
-            if given_card is not None and given_card != taken:
-                raise _illegal("POINTS_CARD_NOT_ON_TOP", card=given_card)
             face = C.COIN_FACES[rng.coin()]
-            if given_coins is not None:
-                if len(given_coins) != 1:
-                    raise _illegal("COIN_COUNT", given=len(given_coins), needed=1)
-                if given_coins[0] != face:
-                    raise _illegal("COIN_MISMATCH", expected=face, given=given_coins[0])
         new = _copy_state(state)
         new["rng"] = rng.to_state()
         new["points_deck"].remove(taken)

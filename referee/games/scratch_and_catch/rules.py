@@ -19,6 +19,9 @@ Moves::
     {"type": "play", "player": seat, "source": "hand", "card": id}
     {"type": "play", "player": seat, "source": "pile"[, "card": id seen at the table]}
     {"type": "draw", "player": seat, "card": id}        table chance only: one refill card
+
+With the seeded generator the referee turns the top card of the pile: a pile play names no
+card (SEEDED_CHANCE whatever the card named), so no answer depends on the pile's order.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
+from referee.engine.information import PUBLIC, Disclosure, Hidden
 from referee.engine.rng import Rng
 from referee.games.scratch_and_catch import cards as C
 
@@ -50,7 +54,8 @@ MESSAGES = {
     "DRAW_PILE_EMPTY": ("The draw pile is empty.", PROGRESS),
     "CARD_REQUIRED": ("At a table game, name the card taken from the draw pile.", PROGRESS),
     "CARD_NOT_IN_PILE": ("Card {card} cannot be in the draw pile.", PROGRESS),
-    "CARD_NOT_ON_TOP": ("Card {card} is not the top card of the draw pile.", PROGRESS),
+    "SEEDED_CHANCE": ("With the seeded generator the referee turns the cards of the draw pile: a move does not "
+                      "name {field}.", PROGRESS),
     "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PROGRESS),
 }
 
@@ -129,6 +134,21 @@ def _place(line: list[dict], card: str) -> tuple[int, bool]:
     return len(line) - 1, False
 
 
+# What each reader sees (referee.engine.information). Every card played, taken or put on the
+# line lies face up; only a card drawn into a hand (a table's refill move) is its holder's.
+DISCLOSURE = Disclosure(
+    moves={
+        "play": PUBLIC,                                # the card is played face up
+        "draw": Hidden(("card",)),                     # table chance: the refill card, seen by its holder
+    },
+    events={
+        "card_played": PUBLIC, "stack": PUBLIC, "sequence": PUBLIC, "scratch": PUBLIC,
+        "cards_drawn": PUBLIC,                         # how many, never which
+        "game_end_triggered": PUBLIC, "turn_passed": PUBLIC, "game_over": PUBLIC,
+    },
+)
+
+
 class ScratchAndCatch(Game):
     """Scratch & Catch, 2 to 6 players (rulebook sections Setup, Game Progress, Scratch Cards,
     End of the Game). See the module docstring for the state and move shapes."""
@@ -138,6 +158,7 @@ class ScratchAndCatch(Game):
     player_counts = (2, 3, 4, 5, 6)
     rules_version = "scratch-and-catch/en-1"
     messages = MESSAGES
+    disclosure = DISCLOSURE
 
     # -- description ---------------------------------------------------------------------
 
@@ -356,6 +377,22 @@ class ScratchAndCatch(Game):
                 moves.append({"type": "play", "player": seat, "source": "pile"})
         return moves
 
+    def seat_moves(self, state: State, seat: int) -> list[dict]:
+        """The moves of ``seat`` (empty unless it is to act), as it can know them: with table
+        chance the card taken from the pile is null (the table names it), listed once."""
+        if state["finished"] or state["turn"]["player"] != seat:
+            return []
+        if state["turn"]["step"] == "refill":
+            return [{"type": "draw", "player": seat, "card": None}]
+        moves = [{"type": "play", "player": seat, "source": "hand", "card": card}
+                 for card in state["players"][seat]["hand"]]
+        if state["draw_pile"]:
+            pile_play = {"type": "play", "player": seat, "source": "pile"}
+            if state["options"]["chance"] == "table":
+                pile_play["card"] = None
+            moves.append(pile_play)
+        return moves
+
     def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:
         """Judge and apply one move (rulebook, Game Progress and Scratch Cards). Raises Illegal."""
         if state["finished"]:
@@ -373,6 +410,8 @@ class ScratchAndCatch(Game):
             if state["options"]["chance"] != "table":
                 raise Illegal(_violation("REFILL_IS_AUTOMATIC"))
             raise Illegal(_violation("NOT_REFILLING"))
+        if move.get("source") == "pile" and move.get("card") is not None and state["options"]["chance"] != "table":
+            raise Illegal(_violation("SEEDED_CHANCE", field="card"))
         return self._play(state, move)
 
     def _take_from_pile(self, state: State, move: dict) -> str:
@@ -387,8 +426,6 @@ class ScratchAndCatch(Game):
                 raise Illegal(_violation("CARD_NOT_IN_PILE", card=seen))
             pile.remove(seen)
             return seen
-        if seen is not None and seen != pile[0]:
-            raise Illegal(_violation("CARD_NOT_ON_TOP", card=seen))
         return pile.pop(0)
 
     def _play(self, state: State, move: dict) -> tuple[State, list[dict]]:
