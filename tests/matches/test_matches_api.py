@@ -52,7 +52,10 @@ class TestCreate:
         assert [s["seat"] for s in match["seats"]] == [0, 1, 2]
         assert len({s["secret"] for s in match["seats"]}) == 3
         assert match["outcome"] == {"finished": False, "winners": [], "tiebreak": None}
-        assert match["scores"] is None
+        # Scratch & Catch scores are public (collected cards and fleas lie in sight): with
+        # 3 players each starts with 20 fleas (Setup), worth -4 points (End of the Game).
+        assert match["scores"] == {"players": [
+            {"player": seat, "cards": 0, "fleas": 20, "flea_points": -4, "total": -4} for seat in range(3)]}
 
     def test_ids_are_random_and_url_safe(self, mclient):
         ids = {create(mclient).get_json()["id"] for _ in range(5)}

@@ -34,21 +34,29 @@ def test_table_cards_hidden_from_the_seat_are_null(mclient):
 
 
 def test_call_of_katulhu_toys_are_public_in_the_log_once_revealed(mclient):
-    """Call of Katulhu, Gameplay: both placements are revealed; the log shows the revealing move and the reveal."""
+    """Call of Katulhu, Gameplay: toys are placed face down and revealed together; until the
+    reveal only their player reads them in the log, afterwards every reader reads both."""
     match = create(mclient, players=2, game="call-of-katulhu", seed="reveal").get_json()
     ids, secrets = match["id"], [s["secret"] for s in match["seats"]]
     game = GAMES["call-of-katulhu"]
     etag = '"0"'
+    placed = []
     for seat in (0, 1):
         chosen = next(m for m in game.legal_moves(full_state(mclient, ids)) if m["player"] == seat)
         answer = move(mclient, ids, chosen, secrets[seat], etag)
         assert answer.get_json()["legal"], answer.get_json()
         etag = answer.headers["ETag"]
-        if seat == 1:
-            revealing = chosen
+        placed.append(chosen["toys"])
+        if seat == 0:
+            before = [mclient.get(f"/v1/matches/{ids}/log{query}", headers=headers).get_json()["entries"][0]
+                      for query, headers in (("", {}), ("?seat=1", bearer(secrets[1])),
+                                             ("?seat=0", bearer(secrets[0])))]
+            assert [entry["move"]["toys"] for entry in before] == [None, None, chosen["toys"]]
+            assert [entry["redacted"] for entry in before] == [True, True, False]
     entries = mclient.get(f"/v1/matches/{ids}/log").get_json()["entries"]
-    assert entries[0]["move"]["toys"] == [None] * 4          # the first placement was face down when made
-    assert entries[1]["move"]["toys"] == revealing["toys"]   # the second one is revealed with it
+    assert entries[0]["move"]["toys"] == placed[0]           # shown once the round revealed it
+    assert entries[1]["move"]["toys"] == placed[1]
+    assert not entries[0]["redacted"]
     reveal = next(e for e in entries[1]["events"] if e["type"] == "toys_revealed")
     assert all(None not in slot["toys"] for slot in reveal["slots"])
 

@@ -1,0 +1,273 @@
+"""The information-state test: no reader learns what the game hides from it.
+
+Random matches of each game (random seeds, player counts, options and boosters, seeded and
+table chance) are played over HTTP. At random positions, for one reader (each seat, with its
+secret, and the spectator), everything hidden from that reader is resampled consistently with
+what it has seen (tests/information/resampling.py) and stored as a second match. Everything
+the reader can obtain must be byte for byte the same in both: the match and its view (scores
+included), the log, the seat's legal moves, and the verdicts of probe moves (illegal ones:
+wrong cards, wrong choices, moves naming chance outcomes; and the legal move the seat then
+plays). A legal move shows new information (the card turned from the pile): its whole verdict
+is compared on a resample that keeps what that move reveals, its legality on every resample.
+
+With table chance a move names what the table saw (a card drawn): its legality depends on the
+cards the table has seen, so moves naming table outcomes are probed only as the legal move.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from referee.app import create_app
+from referee.engine import information
+from referee.games import GAMES
+from referee.store.memory import MemoryStore
+from tests.information.resampling import dumps, resample, strings
+
+POSITIONS = int(os.environ.get("REFEREE_INFORMATION_POSITIONS", "200"))
+SLOW_POSITIONS = 1000
+META_FIELDS = ("id", "created_at", "updated_at", "expires_at")
+
+
+def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
+    """Players and options of the ``number``-th match: chance modes in turn, the rest at random."""
+    chance = ("seeded", "table")[number % 2]
+    if game_id == "scratch-and-catch":
+        return rnd.choice((2, 3, 4, 5, 6)), {"chance": chance}
+    if game_id == "catatac":
+        boosters = [b for b in ("distraction", "alpha", "momentum") if rnd.random() < 0.5]
+        options = {"chance": chance, "deck_hockey": rnd.random() < 0.3, "marathon": rnd.random() < 0.2}
+        if boosters:
+            options["boosters"] = boosters
+        return rnd.choice((2, 4, 6)), options
+    return 2, {"chance": chance, "advanced": rnd.random() < 0.5}
+
+
+class Harness:
+    """One app on an in-process store, and the requests a reader can make."""
+
+    def __init__(self):
+        self.store = MemoryStore(ttl=3600, clock=lambda: 2_000_000_000.0)
+        self.client = create_app({"TESTING": True, "REFEREE_STORE": self.store}).test_client()
+        self.copies = 0
+
+    def full_state(self, match_id: str) -> dict:
+        return json.loads(self.store.get(match_id).state)
+
+    def log(self, match_id: str) -> list[dict]:
+        return [json.loads(text) for text in self.store.log(match_id)]
+
+    def copy(self, match_id: str, state: dict, log: list[dict]) -> str:
+        """A second stored match with the original's meta (so the same secrets), ``state`` and ``log``."""
+        snap = self.store.get(match_id)
+        self.copies += 1
+        new_id = f"copy{self.copies}"
+        self.store.create(new_id, snap.meta, dumps(state), snap.updated)
+        text = dumps(state)
+        for version, entry in enumerate(log):
+            assert self.store.commit(new_id, version, text, dumps(entry), entry["at"]).kind == "ok"
+        return new_id
+
+    @staticmethod
+    def _auth(secret: str | None) -> dict:
+        return {"Authorization": f"Bearer {secret}"} if secret else {}
+
+    @staticmethod
+    def _answer(response) -> tuple:
+        body = response.get_json()
+        if isinstance(body, dict):
+            body = {k: v for k, v in body.items() if k not in META_FIELDS}
+        return (response.status_code, response.headers.get("ETag"), response.headers.get("Content-Language"),
+                dumps(body))
+
+    def reads(self, match_id: str, reader: int | None, secret: str | None) -> list[tuple]:
+        query = "" if reader is None else f"?seat={reader}"
+        auth = self._auth(secret)
+        out = [self._answer(self.client.get(f"/v1/matches/{match_id}{query}", headers=auth)),
+               self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth))]
+        if reader is not None:
+            out.append(self._answer(self.client.get(f"/v1/matches/{match_id}/legal-moves{query}", headers=auth)))
+        return out
+
+    def post(self, match_id: str, move: dict, secret: str, version: int, language: str = "en"):
+        return self.client.post(f"/v1/matches/{match_id}/moves", json={"move": move},
+                                headers={**self._auth(secret), "If-Match": f'"{version}"',
+                                         "Accept-Language": language})
+
+
+# -- probe moves ---------------------------------------------------------------------------------
+
+def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.Random) -> list[dict]:
+    """Moves of ``seat`` near its legal moves, most of them illegal, as a player could send them
+    knowing only its view: other cards, other choices, chance outcomes named."""
+    table = state["options"]["chance"] == "table"
+    probes = list(own)
+    if game_id == "scratch-and-catch":
+        pool = sorted(strings(state["draw_pile"]) | {c for p in state["players"] for c in p["hand"]})
+        for card in rnd.sample(pool, min(3, len(pool))):
+            probes.append({"type": "play", "player": seat, "source": "hand", "card": card})
+            if not table:
+                probes.append({"type": "play", "player": seat, "source": "pile", "card": card})
+                probes.append({"type": "draw", "player": seat, "card": card})
+        probes.append({"type": "play", "player": seat, "source": "pile"})
+    elif game_id == "catatac":
+        pool = sorted(set(state["paw_deck"]) | {c for p in state["players"] for c in p["hand"]})
+        points = sorted(set(state["points_deck"]) | set(state["points"]["white"]) | set(state["points"]["black"]))
+        hand = state["players"][seat]["hand"]
+        for card in rnd.sample(pool, min(2, len(pool))):
+            probes.append({"type": "play", "player": seat, "card": card, "pair": None, "block": None, "order": None})
+        for move in [m for m in own if m["type"] == "play"][:4] or [
+                {"type": "play", "player": seat, "card": c, "pair": None, "block": None, "order": None} for c in hand[:2]]:
+            probes.append(dict(move, pair={"action": rnd.choice(("steal", "movement", "stash")),
+                                           "direction": rnd.choice(("black", "white", None))}, order=None))
+            if not table:
+                probes.append(dict(move, coins=[rnd.choice(("white", "black"))]))
+                probes.append(dict(move, draw=[]))
+                if pool:
+                    probes.append(dict(move, draw=[rnd.choice(pool)]))
+        probes.append({"type": "decline", "player": seat})
+        if not table and points:
+            probes.append({"type": "decline", "player": seat, "points_card": rnd.choice(points)})
+            probes.append({"type": "decline", "player": seat, "coins": [rnd.choice(("white", "black"))]})
+    else:
+        player = state["players"][seat]
+        toys = list(player["hand"]) + list(player["placement"] or [])
+        probes.append({"type": "place", "player": seat, "toys": rnd.sample(toys, min(4, len(toys)))})
+        probes.append({"type": "place", "player": seat, "toys": toys[:1] * 4})
+        for cat in rnd.sample(state["table"], min(2, len(state["table"]))):
+            probes.append({"type": "discard", "player": seat, "cat": cat})
+        if not table and state["cat_deck"]:
+            probes.append({"type": "reveal", "player": seat, "cat": rnd.choice(state["cat_deck"])})
+    return probes
+
+
+def _names_table_outcome(move: dict) -> bool:
+    """A move naming what a table saw (its legality depends on the cards the table has seen)."""
+    return (move["type"] in ("draw", "reveal") or (move["type"] == "play" and move.get("source") == "pile")
+            or move.get("points_card") is not None or move.get("draw") is not None)
+
+
+# -- the property --------------------------------------------------------------------------------
+
+def _seen_in_log(log: list[dict]) -> set:
+    """Values the game has revealed in the log (a points card shown at the end of a game)."""
+    revealed = information.revealed_keys(log)
+    found: set = set()
+    for entry in log:
+        for secret in entry.get("secrets", ()):
+            if secret["until"] in revealed:
+                _, top, *rest = secret["at"].split("/")
+                value = entry[top]
+                for part in rest:
+                    value = value[int(part)] if isinstance(value, list) else value.get(part)
+                strings(value, found)
+    return found
+
+
+def _play_matches(game_id: str, positions: int, seed: int) -> int:
+    """Play random matches and check ``positions`` positions; returns the number checked."""
+    rnd = random.Random(seed)
+    game = GAMES[game_id]
+    harness = Harness()
+    checked = matches = 0
+    while checked < positions:
+        players, options = _options(game_id, rnd, matches)
+        matches += 1
+        created = harness.client.post("/v1/matches", json={"game": game_id, "players": players,
+                                                          "seed": f"info-{seed}-{checked}", "options": options})
+        assert created.status_code == 201, created.get_json()
+        match = created.get_json()
+        match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+        readers: list[int | None] = list(range(players)) + [None]
+        seen: dict = {reader: set() for reader in readers}
+        for step in range(rnd.randrange(20, 90)):
+            state = harness.full_state(match_id)
+            for reader in readers:
+                strings(game.view(state, reader), seen[reader])
+            if state["finished"]:
+                break
+            acting = sorted({m["player"] for m in game.legal_moves(state)})
+            reader = rnd.choice(readers) if rnd.random() < 0.35 else "none"
+            mover = reader if reader in acting else rnd.choice(acting)
+            chosen = rnd.choice([m for m in game.legal_moves(state) if m["player"] == mover])
+            answer = None
+            if reader != "none":
+                answer = _check_position(harness, game_id, match_id, state, reader, secrets, seen[reader],
+                                         chosen if mover == reader else None, rnd)
+                checked += 1
+            answer = answer or harness.post(match_id, chosen, secrets[mover], step)
+            assert answer.status_code == 200 and answer.get_json()["legal"], (chosen, answer.get_json())
+    return checked
+
+
+def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, reader, secrets, seen: set,
+                    legal_probe: dict | None, rnd: random.Random):
+    """Compare what ``reader`` obtains from the match and from resamples of it; when
+    ``legal_probe`` is given (the reader's next move), post it to the match and return the answer."""
+    game = GAMES[game_id]
+    log = harness.log(match_id)
+    version = len(log)
+    secret = None if reader is None else secrets[reader]
+    known = seen | _seen_in_log(log)
+    fake_state, fake_log, mapping = resample(state, log, reader, known, rnd)
+    copy = harness.copy(match_id, fake_state, fake_log)
+    context = f"{game_id} reader {reader} at version {version}, options {state['options']}"
+    assert harness.reads(match_id, reader, secret) == harness.reads(copy, reader, secret), context
+    if reader is None:
+        return None
+    table = state["options"]["chance"] == "table"
+    own = game.seat_moves(state, reader)
+    for probe in _probes(game_id, state, reader, own, rnd):
+        if table and _names_table_outcome(probe):
+            continue
+        if probe is not legal_probe and game.adjudicate(state, probe, checked=True).legal:
+            continue   # a legal move would advance the match: only the chosen one is played
+        language = rnd.choice(("en", "ja"))
+        original = harness._answer(harness.post(match_id, probe, secret, version, language))
+        other = harness._answer(harness.post(copy, probe, secret, version, language))
+        assert original == other, (context, probe)
+    if legal_probe is None:
+        return None
+    # The legal move: its legality on the full resample, its whole verdict on one that keeps
+    # what the move shows the reader (the card it turns, the coin the generator flips).
+    stand_in = _mapped(legal_probe, mapping) if table else legal_probe
+    verdict = harness.post(copy, stand_in, secret, version).get_json()
+    assert verdict["legal"], (context, legal_probe, verdict)
+    after = game.adjudicate(state, legal_probe, checked=True)
+    shown = strings(game.view(after.state, reader)) | strings(after.events)
+    fixed_state, fixed_log, mapping = resample(state, log, reader, known | shown, rnd, keep_rng=True,
+                                               keep_choices=True)
+    fixed = harness.copy(match_id, fixed_state, fixed_log)
+    stand_in = _mapped(legal_probe, mapping) if table else legal_probe
+    answer = harness.post(match_id, legal_probe, secret, version)
+    assert harness._answer(answer) == harness._answer(harness.post(fixed, stand_in, secret, version)), \
+        (context, legal_probe)
+    return answer
+
+
+def _mapped(value, mapping: dict):
+    if isinstance(value, str):
+        return mapping.get(value, value)
+    if isinstance(value, dict):
+        return {k: _mapped(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mapped(v, mapping) for v in value]
+    return value
+
+
+GAME_IDS = ("scratch-and-catch", "catatac", "call-of-katulhu")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_no_reader_can_tell_resampled_positions_apart(game_id):
+    assert _play_matches(game_id, POSITIONS, seed=GAME_IDS.index(game_id)) >= POSITIONS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_no_reader_can_tell_resampled_positions_apart_long(game_id):
+    assert _play_matches(game_id, SLOW_POSITIONS, seed=100 + GAME_IDS.index(game_id)) >= SLOW_POSITIONS
