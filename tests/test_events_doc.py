@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine import information
 from referee.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,8 +80,10 @@ def play_random_game(game_id: str, options: dict, seed: int) -> list[dict]:
         moves = game.legal_moves(state)
         if not moves:
             break
-        verdict = game.adjudicate(state, chooser.choice(moves), checked=True)
+        move = chooser.choice(moves)
+        verdict = game.adjudicate(state, move, checked=True)
         assert verdict.legal, verdict.violations
+        information.disclose(game.disclosure, state, move, verdict.events)   # KeyError: undeclared
         events.extend(verdict.events)
         state = verdict.state
     assert state["finished"]
@@ -105,6 +108,12 @@ def test_doc_parses_into_every_registered_game():
         assert events, game_id
         for event, names in events.items():
             assert "type" in names, f"{game_id} {event}: the table lists no type row"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_documented_event_type_is_declared_for_its_readers(game_id):
+    """Each game declares what readers see of exactly the event types documented here."""
+    assert set(GAMES[game_id].disclosure.events) == set(documented()[game_id])
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
