@@ -79,6 +79,8 @@ def test_reveal_of_a_cat_that_cannot_be_in_the_deck_is_illegal():
     verdict = GAME.adjudicate(state, {"type": "reveal", "player": 0, "cat": "white-1"})
     assert codes(verdict) == ["CAT_NOT_IN_DECK"]
     assert codes(GAME.adjudicate(state, {"type": "reveal", "player": 0, "cat": "no-such-cat"})) == ["CAT_NOT_IN_DECK"]
+    # As a match's legal-moves lists it, with the cat still null: the table must name it.
+    assert codes(GAME.adjudicate(state, {"type": "reveal", "player": 0, "cat": None})) == ["CAT_REQUIRED"]
     assert codes(GAME.adjudicate(state, place(0, *BLUE))) == ["REVEAL_PENDING"]
 
 

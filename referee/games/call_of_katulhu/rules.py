@@ -84,6 +84,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ALREADY_CHOSE_DISCARD": ("Player {player} has already chosen a cat to discard.", GAMEPLAY),
     "CAT_NOT_ON_TABLE": ("Cat {cat} is not on the table.", GAMEPLAY),
     "CAT_NOT_IN_DECK": ("Cat {cat} cannot be in the cat deck.", GAMEPLAY),
+    "CAT_REQUIRED": ("The move must name a cat (at a table game, the cat turned up).", GAMEPLAY),
 }
 
 
@@ -522,6 +523,8 @@ class CallOfKatulhu(Game):
         if state["players"][seat]["discard"] is not None:
             raise _illegal("ALREADY_CHOSE_DISCARD", player=seat)
         card = move.get("cat")
+        if card is None:
+            raise _illegal("CAT_REQUIRED")
         if card not in state["table"]:
             raise _illegal("CAT_NOT_ON_TABLE", cat=card)
         new = _copy_state(state)
@@ -575,6 +578,8 @@ class CallOfKatulhu(Game):
     # Table chance: one cat turned up at the table.
     def _reveal(self, state: State, move: dict) -> tuple[State, list[dict]]:
         card = move.get("cat")
+        if card is None:
+            raise _illegal("CAT_REQUIRED")
         if card not in state["cat_deck"]:
             raise _illegal("CAT_NOT_IN_DECK", cat=card)
         new = _copy_state(state)

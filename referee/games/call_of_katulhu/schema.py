@@ -124,9 +124,10 @@ class CallOfKatulhuMove(Schema):
                             metadata={"description": "seat: 0 blue deck, 1 red deck"})
     toys = _ids("place only (required; absent otherwise): 4 different toy ids of the player's deck, for slots 1 "
                 "to 4, slot 1 first", validate=validate.Length(equal=4))
-    cat = fields.String(validate=ID, metadata={"description": "discard and reveal only (required; absent for place): "
-                                                              "discard: a cat id on the table; reveal: the cat id "
-                                                              "turned up from the cat deck"})
+    cat = fields.String(validate=ID, allow_none=True, metadata={
+        "description": "discard and reveal only (required; absent for place): discard: a cat id on the table; "
+                       "reveal: the cat id turned up from the cat deck (null as a match's legal-moves lists it: "
+                       "the violation CAT_REQUIRED until the table names it)"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):
