@@ -37,13 +37,15 @@ def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
     """Players and options of the ``number``-th match: chance modes in turn, the rest at random."""
     chance = ("seeded", "table")[number % 2]
     if game_id == "scratch-and-catch":
-        return rnd.choice((2, 3, 4, 5, 6)), {"chance": chance}
+        return rnd.choice((2, 3, 4, 5, 6)), {"chance": chance, "scratch_cards_score": rnd.random() < 0.5}
     if game_id == "catatac":
+        players = rnd.choice((2, 4, 6))
         boosters = [b for b in ("distraction", "alpha", "momentum") if rnd.random() < 0.5]
-        options = {"chance": chance, "deck_hockey": rnd.random() < 0.3, "marathon": rnd.random() < 0.2}
+        options = {"chance": chance, "deck_hockey": rnd.random() < 0.3, "marathon": rnd.random() < 0.2,
+                   "kittens": players < 6 and not boosters and rnd.random() < 0.3}
         if boosters:
             options["boosters"] = boosters
-        return rnd.choice((2, 4, 6)), options
+        return players, options
     return 2, {"chance": chance, "advanced": rnd.random() < 0.5}
 
 
