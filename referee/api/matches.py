@@ -30,7 +30,7 @@ from flask import Flask, Response, current_app, request
 from flask_smorest import Api
 from marshmallow import ValidationError
 
-from referee.api import adjudication
+from referee.api import adjudication, live
 from referee.api.games import json_response, request_language
 from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, MatchLegalMoves, MatchLog,
                                        MatchVerdict, MoveRequest, SeatQuery, SeatRequiredQuery)
@@ -297,14 +297,87 @@ def create_match(body):
                     "503": _UNAVAILABLE})
 def get_match(query, match_id):
     """The match as a spectator sees it, or as seat ``?seat=N`` sees it (with that seat's
-    secret): other seats' hands as counts, no hidden placement, no deck order, no generator."""
+    secret): other seats' hands as counts, no hidden placement, no deck order, no generator.
+
+    Polling: with ``If-None-Match`` naming the current ETag the answer is 304 (no body); with
+    ``Prefer: wait=N`` too (RFC 7240, N up to 30 seconds) the request first waits until the
+    match moves on and answers 200 with it, or 304 after N seconds (``Preference-Applied``).
+    503 with Retry-After when too many requests already wait on this server."""
     seat = query.get("seat")
     snap, meta = _read(match_id, seat)
+    if request.if_none_match.contains_weak(_etag(snap.version).strip('"')):
+        snap = _wait_for_change(match_id, snap)
+        if snap is None:
+            raise _not_found(match_id)
+        if request.if_none_match.contains_weak(str(snap.version)):
+            response = _private(Response(status=304), snap.version)
+            return _preference_applied(response)
     game = GAMES[meta["game"]]
     state = json.loads(snap.state)
     _recent().put(match_id, snap.version, meta, state, snap.state)
     answer = _match_json(game, match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
-    return _private(json_response(answer), snap.version)
+    return _preference_applied(_private(json_response(answer), snap.version))
+
+
+def _wait_for_change(match_id: str, snap):
+    """With ``Prefer: wait=N``: the snapshot once the match is past ``snap``'s version, or
+    ``snap`` after N seconds; None when the match is gone."""
+    wait = live.preferred_wait(request.headers.get("Prefer"))
+    if not wait:
+        return snap
+    with current_app.extensions["referee.waiting"].held():
+        version = _store().wait(match_id, snap.version, wait)
+    if version is None:
+        return None
+    return snap if version == snap.version else _store().get(match_id)
+
+
+def _preference_applied(response: Response) -> Response:
+    wait = live.preferred_wait(request.headers.get("Prefer"))
+    if wait is not None and "If-None-Match" in request.headers:
+        response.headers["Preference-Applied"] = f"wait={wait}"
+        response.vary.add("Prefer")
+    return response
+
+
+@blp.route("/<string:match_id>/events", methods=["GET"])
+@blp.arguments(SeatQuery(), location="query")
+@blp.response(200, content_type="text/event-stream", description=(
+    "server-sent events: `retry`, then per applied move `id: <version>`, `event: move`, `data: <log entry as the "
+    "reader sees it>`; `: heartbeat` comments when idle; `event: end` (data: outcome and scores) when the game is "
+    "over, `event: gone` when the match expired, `event: unavailable` when the store stops answering"))
+@blp.doc(operationId="getMatchEvents", parameters=[*_SEAT_PARAM_DOC, {
+    "in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string", "pattern": "^[0-9]+$"},
+    "description": "resume after this version (sent again by EventSource on reconnection); absent: after the "
+                   "current version"}], security=[{}, {SECURITY_SCHEME: []}],
+    responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID, "503": _UNAVAILABLE})
+def get_events(query, match_id):
+    """Follow a match live: one event per applied move, as the spectator (or seat ``?seat=N``,
+    with its secret) may read its log entry; resumes after ``Last-Event-ID``; ends with an
+    ``end`` event when the game is over."""
+    seat = query.get("seat")
+    snap, meta = _read(match_id, seat)
+    after = live.last_event_id(request.headers.get("Last-Event-ID"))
+    after = snap.version if after is None else min(after, snap.version)
+    game = GAMES[meta["game"]]
+
+    def render(records: list[dict]) -> list[dict]:
+        revealed = information.revealed_keys(records)
+        return [_render(record, seat, revealed) for record in records]
+
+    def finished(state: dict) -> dict | None:
+        outcome = game.score(state)[1]
+        return {"outcome": outcome.to_json(), "scores": game.visible_scores(state, seat)} if outcome.finished else None
+
+    slots = current_app.extensions["referee.waiting"]
+    slots.acquire()
+    stream = live.event_stream(_store(), game, match_id, after, render, finished,
+                               current_app.extensions["referee.heartbeat"], slots)
+    response = Response(stream, content_type="text/event-stream; charset=utf-8")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    response.headers["Vary"] = "Authorization"
+    return response
 
 
 @blp.route("/<string:match_id>/log", methods=["GET"])
@@ -484,6 +557,8 @@ def register_matches(app: Flask, api: Api) -> None:
     store = app.config.get("REFEREE_STORE") or store_from_env()
     app.extensions["referee.store"] = store
     app.extensions["referee.recent_snapshots"] = RecentSnapshots()
+    app.extensions["referee.waiting"] = app.config.get("REFEREE_WAITING") or live.slots_from_env()
+    app.extensions["referee.heartbeat"] = app.config.get("REFEREE_EVENTS_HEARTBEAT_SECONDS") or live.heartbeat_from_env()
     api.spec.components.security_scheme(SECURITY_SCHEME, {
         "type": "http", "scheme": "bearer",
         "description": "a seat's secret, returned once when the match is created"})

@@ -27,6 +27,7 @@ from typing import Any, Mapping, Protocol
 
 DEFAULT_TTL_SECONDS = 7 * 24 * 3600
 DEFAULT_SOCKET_TIMEOUT = 0.5
+MAX_WAIT_SECONDS = 30          # the longest a request may wait for a match to change (Prefer: wait)
 
 
 class StoreUnavailable(Exception):
@@ -89,6 +90,11 @@ class Store(Protocol):
         """Atomically: unless ``key`` is already used (-> replay), check the version is
         ``expected`` (-> stale / missing), then write the state at ``expected + 1``, append
         ``entry`` to the log, store ``stored`` under ``key`` and renew the match's TTL."""
+
+    def wait(self, match_id: str, version: int, timeout: float) -> int | None:
+        """Block until the match is at another version than ``version``, or ``timeout``
+        seconds pass; return the version then (None when the match is absent). A commit
+        announces its new version so that waiters on any server wake at once."""
 
     def health(self) -> dict:
         """``{"kind", "ok", ...}``; never raises."""

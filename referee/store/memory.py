@@ -35,6 +35,7 @@ class MemoryStore:
         self.clock = clock
         self._matches: dict[str, _Match] = {}
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)   # notified by every commit
         self._writes = 0
 
     def _live(self, match_id: str) -> _Match | None:
@@ -102,7 +103,20 @@ class MemoryStore:
             match.log.append(entry)
             if key is not None and stored is not None:
                 match.keys[key] = stored
+            self._changed.notify_all()
             return Commit("ok", match.version)
+
+    def wait(self, match_id: str, version: int, timeout: float) -> int | None:
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while True:
+                match = self._live(match_id)
+                if match is None or match.version != version:
+                    return None if match is None else match.version
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return version
+                self._changed.wait(left)
 
     def health(self) -> dict:
         with self._lock:

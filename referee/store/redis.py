@@ -6,7 +6,9 @@ unchanged on a cluster):
 - ``match:{id}:snap``: hash ``meta`` (JSON text), ``version`` (int), ``state`` (JSON
   text), ``updated`` (epoch seconds);
 - ``match:{id}:log``: list of log entries (JSON texts), oldest first;
-- ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text).
+- ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text);
+- ``match:{id}:versions``: a short stream of the versions committed, read with ``XREAD
+  BLOCK`` by requests waiting for the next move (long-poll, event streams) on any server.
 
 All three expire ``ttl`` seconds after the last write (creation or legal move). A move is
 one Lua script: idempotency lookup, version check, and the writes of state, version, log
@@ -29,7 +31,8 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisClusterException, RedisError
 from redis.retry import Retry
 
-from referee.store import DEFAULT_SOCKET_TIMEOUT, DEFAULT_TTL_SECONDS, Commit, Snapshot, StoreUnavailable
+from referee.store import (DEFAULT_SOCKET_TIMEOUT, DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS, Commit, Snapshot,
+                           StoreUnavailable)
 
 RETRIES = 2
 BACKOFF_BASE = 0.01
@@ -82,6 +85,15 @@ return false
 """
 
 
+WAIT_MARGIN_SECONDS = 2.0   # the blocking client's socket timeout exceeds the longest wait by this
+VERSIONS_KEPT = 16          # entries of a match's versions stream (only the newest one matters)
+
+
+def versions_key(match_id: str) -> str:
+    """The stream announcing a match's committed versions (same hash tag as its other keys)."""
+    return "match:{" + match_id + "}:versions"
+
+
 def keys_of(match_id: str) -> tuple[str, str, str]:
     """The snapshot, log and idempotency keys of a match (one hash tag)."""
     tag = "match:{" + match_id + "}:"
@@ -103,6 +115,8 @@ class RedisStore:
         self._client: Any = None
         self._pid = 0
         self._scripts: dict[str, Any] = {}
+        self._blocking: Any = None
+        self._blocking_pid = 0
 
     # -- connection ------------------------------------------------------------------------
 
@@ -138,8 +152,33 @@ class RedisStore:
         except (RedisError, RedisClusterException, OSError) as error:
             raise StoreUnavailable(f"Redis did not answer: {error}") from None
 
+    def blocking_client(self) -> Any:
+        """A second client for ``XREAD BLOCK`` only: its own connections, a socket timeout
+        longer than any wait, so that waiting requests never hold the pool of the others."""
+        pid = os.getpid()
+        if self._blocking is not None and self._blocking_pid == pid:
+            return self._blocking
+        with self._lock:
+            if self._blocking is None or self._blocking_pid != pid:
+                timeout = MAX_WAIT_SECONDS + WAIT_MARGIN_SECONDS
+                options = dict(decode_responses=True, socket_timeout=timeout,
+                               socket_connect_timeout=self.socket_timeout)
+                try:
+                    self._blocking = (redis.RedisCluster.from_url(self.url, **options) if self.cluster
+                                      else redis.Redis.from_url(self.url, **options))
+                except (RedisError, RedisClusterException, OSError) as error:
+                    raise StoreUnavailable(f"cannot reach Redis: {error}") from None
+                self._blocking_pid = pid
+            return self._blocking
+
     def close(self) -> None:
         with self._lock:
+            if self._blocking is not None:
+                try:
+                    self._blocking.close()
+                except Exception:  # noqa: BLE001 - closing a broken client must not fail
+                    pass
+                self._blocking = None
             if self._client is not None:
                 try:
                     self._client.close()
@@ -186,12 +225,43 @@ class RedisStore:
                            [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or ""])
         kind = answer[0]
         if kind == "ok":
+            self._announce(match_id, int(answer[1]))
             return Commit("ok", int(answer[1]))
         if kind == "stale":
             return Commit("stale", int(answer[1]))
         if kind == "replay":
             return Commit("replay", int(answer[1]), answer[2])
         return Commit("missing")
+
+    def _announce(self, match_id: str, version: int) -> None:
+        """Wake the requests waiting on this match, on every server. Best effort: the commit
+        has landed; a waiter that misses this wakes at its timeout and reads the version."""
+        stream = versions_key(match_id)
+        try:
+            pipe = self.client().pipeline(transaction=False)
+            pipe.xadd(stream, {"v": version}, maxlen=VERSIONS_KEPT, approximate=True)
+            pipe.pexpire(stream, self.ttl * 1000)
+            pipe.execute()
+        except (RedisError, RedisClusterException, OSError, StoreUnavailable):
+            pass
+
+    def wait(self, match_id: str, version: int, timeout: float) -> int | None:
+        stream = versions_key(match_id)
+        snap = keys_of(match_id)[0]
+        client = self.client()
+        try:
+            # The stream's last id first, then the version: a commit after the version was
+            # read is announced after that id, so XREAD from it cannot miss it.
+            newest = client.xrevrange(stream, count=1)
+            last = newest[0][0] if newest else "0-0"
+            current = client.hget(snap, "version")
+            if current is None or int(current) != version:
+                return None if current is None else int(current)
+            self.blocking_client().xread({stream: last}, count=1, block=max(1, int(timeout * 1000)))
+            current = client.hget(snap, "version")
+        except (RedisError, RedisClusterException, OSError) as error:
+            raise StoreUnavailable(f"Redis did not answer: {error}") from None
+        return None if current is None else int(current)
 
     def health(self) -> dict:
         try:

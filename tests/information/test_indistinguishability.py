@@ -5,7 +5,7 @@ table chance) are played over HTTP. At random positions, for one reader (each se
 secret, and the spectator), everything hidden from that reader is resampled consistently with
 what it has seen (tests/information/resampling.py) and stored as a second match. Everything
 the reader can obtain must be byte for byte the same in both: the match and its view (scores
-included), the log, the seat's legal moves, and the verdicts of probe moves (illegal ones:
+included), the log, the event stream, the seat's legal moves, and the verdicts of probe moves (illegal ones:
 wrong cards, wrong choices, moves naming chance outcomes; and the legal move the seat then
 plays). A legal move shows new information (the card turned from the pile): its whole verdict
 is compared on a resample that keeps what that move reveals, its legality on every resample.
@@ -93,7 +93,16 @@ class Harness:
                self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth))]
         if reader is not None:
             out.append(self._answer(self.client.get(f"/v1/matches/{match_id}/legal-moves{query}", headers=auth)))
+        out.append(self._stream(match_id, query, auth))
         return out
+
+    def _stream(self, match_id: str, query: str, auth: dict) -> bytes:
+        """The event stream from the start: its retry line and one event per move so far."""
+        response = self.client.get(f"/v1/matches/{match_id}/events{query}", headers={**auth, "Last-Event-ID": "0"})
+        chunks = iter(response.response)
+        text = b"".join(next(chunks) for _ in range(1 + self.store.get(match_id).version))
+        response.close()
+        return text
 
     def post(self, match_id: str, move: dict, secret: str, version: int, language: str = "en"):
         return self.client.post(f"/v1/matches/{match_id}/moves", json={"move": move},

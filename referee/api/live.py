@@ -1,0 +1,138 @@
+"""Live matches: waiting for the next move (long-poll with ``Prefer: wait``) and server-sent
+events of a match's moves.
+
+A move's commit announces the new version through the store (``Store.wait``: a Redis stream
+per match under the match's hash tag, or a condition in the in-process store), so a request
+waiting on any server wakes as soon as the move lands. Waiting requests cost a greenlet under
+gevent workers, not a worker; each process lets at most ``REFEREE_MAX_WAITING`` requests wait
+at once (503 with ``Retry-After`` beyond). Every entry sent is rendered for its reader exactly
+as the log renders it (referee.engine.information).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from referee.api.problems import ProblemError
+from referee.engine.core import Game
+from referee.store import MAX_WAIT_SECONDS, StoreUnavailable
+
+DEFAULT_MAX_WAITING = 1000
+DEFAULT_HEARTBEAT_SECONDS = 15.0
+RETRY_AFTER_SECONDS = 1
+RECONNECT_MILLISECONDS = 1000
+
+
+class WaitingSlots:
+    """How many requests of this process may wait at once (long-polls and event streams)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._count = 0
+        self._lock = threading.Lock()
+
+    @property
+    def waiting(self) -> int:
+        return self._count
+
+    def acquire(self) -> None:
+        """Take a slot; 503 (Retry-After) when all are taken."""
+        with self._lock:
+            if self._count >= self.limit:
+                raise ProblemError(503, f"This server already has {self.limit} requests waiting for moves; "
+                                        "try again shortly.", title="Too many waiting requests",
+                                   slug="too-many-waiting", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+            self._count += 1
+
+    def release(self) -> None:
+        with self._lock:
+            self._count -= 1
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.acquire()
+        try:
+            yield
+        finally:
+            self.release()
+
+
+def slots_from_env(environ=os.environ) -> WaitingSlots:
+    """REFEREE_MAX_WAITING (default 1000): waiting requests per worker process."""
+    return WaitingSlots(int(environ.get("REFEREE_MAX_WAITING", "") or DEFAULT_MAX_WAITING))
+
+
+def heartbeat_from_env(environ=os.environ) -> float:
+    """REFEREE_EVENTS_HEARTBEAT_SECONDS (default 15): the comment sent on an idle event stream."""
+    return float(environ.get("REFEREE_EVENTS_HEARTBEAT_SECONDS", "") or DEFAULT_HEARTBEAT_SECONDS)
+
+
+def preferred_wait(prefer: str | None) -> int | None:
+    """The ``wait`` preference of a ``Prefer`` header (RFC 7240 section 4.3), in whole seconds,
+    at most MAX_WAIT_SECONDS; None when absent or not a non-negative integer (a preference that
+    cannot be honoured is ignored, RFC 7240 section 2)."""
+    if not prefer:
+        return None
+    for preference in prefer.split(","):
+        name, _, value = preference.split(";", 1)[0].strip().partition("=")
+        if name.strip().lower() == "wait":
+            value = value.strip().strip('"')
+            if value.isdigit() and len(value) <= 6:
+                return min(int(value), MAX_WAIT_SECONDS)
+            return None
+    return None
+
+
+def last_event_id(header: str | None) -> int | None:
+    """The version a stream resumes after (``Last-Event-ID``); 422 when it is not one."""
+    if header is None or header.strip() == "":
+        return None
+    text = header.strip()
+    if not text.isdigit() or len(text) > 18:
+        raise ProblemError(422, "Last-Event-ID must be a version this stream sent (a non-negative integer).",
+                           [("/headers/Last-Event-ID", "a non-negative integer")])
+    return int(text)
+
+
+def _sse(event: str, data: Any, event_id: int | None = None) -> str:
+    lines = [] if event_id is None else [f"id: {event_id}"]
+    lines += [f"event: {event}", "data: " + json.dumps(data, sort_keys=True, separators=(",", ":"),
+                                                       ensure_ascii=False)]
+    return "\n".join(lines) + "\n\n"
+
+
+def event_stream(store, game: Game, match_id: str, after: int, render: Callable[[list[dict]], list[dict]],
+                 finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots) -> Iterator[str]:
+    """The text/event-stream of a match from version ``after`` on: one ``move`` event per
+    applied move (``id:`` its version, ``data:`` the log entry as ``render`` shows it to the
+    reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
+    event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
+    match expired, ``unavailable`` when the store stops answering (the client reconnects with
+    Last-Event-ID). Holds one waiting slot until it ends (taken by the caller)."""
+    try:
+        yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
+        last = after
+        while True:
+            texts = store.log(match_id)
+            snap = store.get(match_id) if texts is not None else None
+            if texts is None or snap is None:
+                yield _sse("gone", {"detail": "the match expired or never existed"})
+                return
+            records = [json.loads(text) for text in texts]
+            for entry in render(records)[last:]:
+                yield _sse("move", entry, entry["version"])
+                last = entry["version"]
+            ended = finished(json.loads(snap.state))
+            if ended is not None and last >= snap.version:
+                yield _sse("end", ended, last)
+                return
+            if store.wait(match_id, last, heartbeat) == last:
+                yield ": heartbeat\n\n"
+    except StoreUnavailable:
+        yield _sse("unavailable", {"detail": "the match store does not answer; reconnect to resume"})
+    finally:
+        slots.release()

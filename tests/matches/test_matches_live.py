@@ -1,0 +1,216 @@
+"""Live matches across servers: long-poll (``If-None-Match`` + ``Prefer: wait``) and
+server-sent events, with two gunicorn servers on one real Redis server; the waiting bound
+in process."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+
+import pytest
+
+from referee.api.live import WaitingSlots, preferred_wait
+from referee.app import create_app
+from referee.games import GAMES
+from referee.store.memory import MemoryStore
+from tests.matches.matches_support import Gunicorn, RedisServer, have, http as call
+
+pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
+GAME = GAMES["scratch-and-catch"]
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    """Two servers on one Redis: A (3 workers, where clients wait) and B (where moves are posted)."""
+    directory = tmp_path_factory.mktemp("live")
+    redis_server = RedisServer(directory / "redis").start()
+    env = {"REDIS_URL": redis_server.url, "REFEREE_EVENTS_HEARTBEAT_SECONDS": "1"}
+    a = Gunicorn({**env, "WEB_CONCURRENCY": "3"}, directory / "a.log").start()
+    b = Gunicorn({**env, "WEB_CONCURRENCY": "1"}, directory / "b.log").start()
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+        redis_server.stop()
+
+
+def _create(server, players=2, seed="live"):
+    status, headers, match = call("POST", server.base + "/v1/matches",
+                                  {"game": "scratch-and-catch", "players": players, "seed": seed})
+    assert status == 201
+    return match
+
+
+def _state(server, match, seat):
+    secret = match["seats"][seat]["secret"]
+    status, _, answer = call("GET", f"{server.base}/v1/matches/{match['id']}?seat={seat}",
+                             headers={"Authorization": f"Bearer {secret}"})
+    assert status == 200
+    return answer
+
+
+def _play_next(server, match, version):
+    """Post the first legal move of the seat to act (Scratch & Catch: one seat acts at a time)."""
+    seat = _state(server, match, 0)["state"]["turn"]["player"]
+    secret = match["seats"][seat]["secret"]
+    _, _, listed = call("GET", f"{server.base}/v1/matches/{match['id']}/legal-moves?seat={seat}",
+                        headers={"Authorization": f"Bearer {secret}"})
+    status, headers, verdict = call("POST", f"{server.base}/v1/matches/{match['id']}/moves",
+                                    {"move": listed["moves"][0]},
+                                    headers={"Authorization": f"Bearer {secret}", "If-Match": f'"{version}"'})
+    assert status == 200 and verdict["legal"], verdict
+    return verdict
+
+
+def test_prefer_wait_is_parsed_per_rfc_7240():
+    assert preferred_wait("wait=10") == 10
+    assert preferred_wait("respond-async, wait=5") == 5
+    assert preferred_wait("wait=600") == 30          # capped at 30 seconds
+    assert preferred_wait("wait=soon") is None and preferred_wait(None) is None
+
+
+def test_a_waiting_get_returns_within_100_ms_of_a_move_on_another_server(servers):
+    a, b = servers
+    match = _create(a)
+    result: dict = {}
+
+    def wait():
+        result["answer"] = call("GET", f"{a.base}/v1/matches/{match['id']}",
+                                headers={"If-None-Match": '"0"', "Prefer": "wait=10"})
+        result["at"] = time.monotonic()
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.5)
+    assert waiter.is_alive()                 # still waiting: nothing has moved
+    posted = time.monotonic()
+    _play_next(b, match, 0)
+    waiter.join(10)
+    status, headers, body = result["answer"]
+    assert status == 200 and headers["ETag"] == '"1"' and body["version"] == 1
+    assert headers["Preference-Applied"] == "wait=10"
+    assert result["at"] - posted < 0.1, f"woke {result['at'] - posted:.3f} s after the move"
+
+
+def test_a_wait_with_no_move_answers_304_after_the_wait(servers):
+    a, _ = servers
+    match = _create(a)
+    started = time.monotonic()
+    status, headers, _ = call("GET", f"{a.base}/v1/matches/{match['id']}",
+                              headers={"If-None-Match": '"0"', "Prefer": "wait=1"})
+    took = time.monotonic() - started
+    assert status == 304 and headers["ETag"] == '"0"' and headers["Preference-Applied"] == "wait=1"
+    assert 0.9 <= took < 3
+
+
+class _Stream:
+    """A text/event-stream read event by event."""
+
+    def __init__(self, server, path: str, headers: dict):
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200, self.response.read()
+        assert self.response.headers["Content-Type"].startswith("text/event-stream")
+
+    def next(self) -> dict:
+        """The next event (comments and retry lines skipped): {"id", "event", "data"}."""
+        fields: dict = {}
+        while True:
+            line = self.response.readline().decode("utf-8")
+            if line == "":
+                raise EOFError("the stream ended")
+            line = line.rstrip("\n")
+            if line == "":
+                if "event" in fields:
+                    return fields
+                fields = {}
+                continue
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(": ")
+            if name in ("id", "event"):
+                fields[name] = value
+            elif name == "data":
+                fields["data"] = json.loads(value)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def test_events_on_one_server_follow_every_move_posted_on_the_other(servers):
+    a, b = servers
+    match = _create(a, seed="live-stream")
+    seat1 = {"Authorization": f"Bearer {match['seats'][1]['secret']}"}
+    spectator = _Stream(a, f"/v1/matches/{match['id']}/events", {})
+    seat = _Stream(a, f"/v1/matches/{match['id']}/events?seat=1", seat1)
+    for version in range(6):
+        _play_next(b, match, version)
+    got = {"spectator": [spectator.next() for _ in range(6)], "seat": [seat.next() for _ in range(6)]}
+    spectator.close()
+    seat.close()
+    for reader, query, headers in (("spectator", "", {}), ("seat", "?seat=1", seat1)):
+        _, _, log = call("GET", f"{a.base}/v1/matches/{match['id']}/log{query}", headers=headers)
+        events = got[reader]
+        assert [int(e["id"]) for e in events] == [1, 2, 3, 4, 5, 6]       # in order, no gap
+        assert all(e["event"] == "move" for e in events)
+        assert [e["data"] for e in events] == log["entries"]              # as that reader reads the log
+
+
+def test_events_resume_after_last_event_id(servers):
+    a, b = servers
+    match = _create(a, seed="live-resume")
+    for version in range(4):
+        _play_next(b, match, version)
+    first = _Stream(a, f"/v1/matches/{match['id']}/events", {"Last-Event-ID": "0"})
+    assert [int(first.next()["id"]) for _ in range(2)] == [1, 2]
+    first.close()                                                        # the connection drops
+    _play_next(b, match, 4)
+    again = _Stream(a, f"/v1/matches/{match['id']}/events", {"Last-Event-ID": "2"})
+    assert [int(again.next()["id"]) for _ in range(3)] == [3, 4, 5]
+    again.close()
+    status, _, problem = call("GET", f"{a.base}/v1/matches/{match['id']}/events",
+                              headers={"Last-Event-ID": "two"})
+    assert status == 422 and problem["errors"][0]["pointer"] == "/headers/Last-Event-ID"
+
+
+def test_a_stream_ends_with_the_game():
+    """The last event of a finished game's stream is ``end`` with the outcome (in process)."""
+    store = MemoryStore(ttl=3600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "end"}).get_json()
+    secrets = [s["secret"] for s in match["seats"]]
+    version = 0
+    while True:
+        state = json.loads(store.get(match["id"]).state)
+        if state["finished"]:
+            break
+        chosen = GAME.legal_moves(state)[0]
+        answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": chosen},
+                             headers={"Authorization": f"Bearer {secrets[chosen['player']]}",
+                                      "If-Match": f'"{version}"'})
+        assert answer.get_json()["legal"]
+        version += 1
+    stream = client.get(f"/v1/matches/{match['id']}/events", headers={"Last-Event-ID": str(version - 1)})
+    text = b"".join(stream.response).decode()   # a finished game's stream ends by itself
+    assert text.count("event: move") == 1 and text.rstrip().split("\n")[-2] == "event: end"
+    end = json.loads(text.rstrip().split("\n")[-1][len("data: "):])
+    assert end["outcome"]["finished"] and end["outcome"]["winners"]
+
+
+def test_waiting_requests_are_bounded_per_process():
+    store = MemoryStore(ttl=3600)
+    app = create_app({"TESTING": True, "REFEREE_STORE": store, "REFEREE_WAITING": WaitingSlots(1)})
+    client = app.test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
+    held = client.get(f"/v1/matches/{match['id']}/events")          # holds the one slot while open
+    refused = client.get(f"/v1/matches/{match['id']}", headers={"If-None-Match": '"0"', "Prefer": "wait=5"})
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
+    assert refused.content_type == "application/problem+json"
+    held.close()
+    assert app.extensions["referee.waiting"].waiting == 0
+    assert client.get(f"/v1/matches/{match['id']}", headers={"If-None-Match": '"0"', "Prefer": "wait=0"}
+                      ).status_code == 304
