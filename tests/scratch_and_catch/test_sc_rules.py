@@ -385,13 +385,25 @@ def test_end_of_the_game_cards_in_hand_do_not_count():
     assert scores["players"][0]["cards"] == 1
 
 
-def test_end_of_the_game_collected_scratch_cards_score_unless_the_option_says_no():
-    """End of the Game: each card in front of you scores 1 (Scratch cards too by default; rules notes)."""
+def test_end_of_the_game_only_cat_cards_score_unless_the_option_counts_scratch_cards():
+    """End of the Game: "Each Cat card in front of you is worth 1 point"; Components lists Cat and
+    Scratch cards as separate kinds, so collected Scratch cards score nothing by default. The
+    option scratch_cards_score keeps them counting (rules notes)."""
     collected = [["C2-1", "S2-1", "S3-1"], []]
     kwargs = dict(extra_pile=False, finished=True, fleas=[12, 12],
                   final_turns={"ended_by": 1, "reason": "no_fleas", "remaining": []})
-    assert GAME.score(build([[], []], [], collected=collected, **kwargs))[0]["players"][0]["cards"] == 3
-    assert GAME.score(build([[], []], [], collected=collected, scratch_cards_score=False, **kwargs))[0]["players"][0]["cards"] == 1
+    literal = GAME.score(build([[], []], [], collected=collected, scratch_cards_score=False, **kwargs))[0]
+    assert literal["players"][0]["cards"] == 1
+    assert literal["players"][0]["total"] == 1 + 0  # 12 fleas: 0 points (table 11-15)
+    counted = GAME.score(build([[], []], [], collected=collected, scratch_cards_score=True, **kwargs))[0]
+    assert counted["players"][0]["cards"] == 3
+
+
+def test_end_of_the_game_literal_scoring_is_the_default_at_setup():
+    """End of the Game: a game set up without options scores Cat cards only."""
+    assert GAME.setup(2, "literal")["options"]["scratch_cards_score"] is False
+    assert GAME.setup(2, "house", {"scratch_cards_score": True})["options"]["scratch_cards_score"] is True
+    assert GAME.options_info()["scratch_cards_score"]["default"] is False
 
 
 # --- Impossible states ------------------------------------------------------------------

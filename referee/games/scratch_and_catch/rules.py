@@ -104,7 +104,7 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None, for_setu
         needed = C.HAND_SIZE * players + C.LINE_AT_SETUP
         if total < needed:
             errors.append(("/options/deck", f"a deck of {total} cards cannot deal {players} hands and the line ({needed} cards)"))
-    score_scratch = options.get("scratch_cards_score", True)
+    score_scratch = options.get("scratch_cards_score", False)
     if not isinstance(score_scratch, bool):
         errors.append(("/options/scratch_cards_score", "must be true or false"))
     unknown = set(options) - {"chance", "deck", "scratch_cards_score", "deal"}
@@ -168,8 +168,9 @@ class ScratchAndCatch(Game):
                        "description": "seeded: the generator deals and draws; table: moves name the cards seen at a physical table"},
             "deck": {"default": {"cat": list(C.DEFAULT_CAT_COUNTS), "scratch": list(C.DEFAULT_SCRATCH_COUNTS)},
                      "description": "cards of each number 1 to 10 (provisional default: 64 Cat, 12 Scratch)"},
-            "scratch_cards_score": {"default": True,
-                                    "description": "collected Scratch cards score 1 point like Cat cards"},
+            "scratch_cards_score": {"default": False,
+                                    "description": "collected Scratch cards score 1 point like Cat cards (a house "
+                                                   "reading; the rulebook counts Cat cards only)"},
             "deal": {"default": None,
                      "description": "table chance only: {hands: [[ids]...], line: [ids]} as dealt at the table. "
                                     "Without it the referee deals from the seed (the table then deals those "
@@ -552,8 +553,8 @@ class ScratchAndCatch(Game):
     # -- scoring -------------------------------------------------------------------------
 
     def score(self, state: State) -> tuple[dict, Outcome]:
-        """Rulebook, End of the Game: 1 point per collected card (Scratch cards too unless the
-        option says otherwise), plus the flea table; most points wins, a tie goes to the fewest
+        """Rulebook, End of the Game: 1 point per collected Cat card ("each Cat card in front of
+        you"; Scratch cards only with the option ``scratch_cards_score``), plus the flea table; most points wins, a tie goes to the fewest
         fleas (tiebreak "fewest_fleas"), and a tie on both is shared (tiebreak "shared", as in
         Call of Katulhu). Scores are provisional until ``finished``."""
         count_scratch = state["options"]["scratch_cards_score"]

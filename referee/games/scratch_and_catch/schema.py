@@ -51,7 +51,7 @@ class ScratchAndCatchOptions(Schema):
     chance = fields.String(validate=validate.OneOf(CHANCE_MODES),
                            metadata={"description": "seeded (default): the generator deals and draws; table: moves name the cards seen"})
     deck = fields.Nested(ScratchAndCatchDeck, metadata={"description": "deck composition (default: the provisional 64 Cat + 12 Scratch)"})
-    scratch_cards_score = StrictBoolean(metadata={"description": "collected Scratch cards score 1 point (default true)"})
+    scratch_cards_score = StrictBoolean(metadata={"description": "collected Scratch cards score 1 point like Cat cards (default false: the rulebook's End of the Game counts Cat cards only)"})
     deal = fields.Nested(ScratchAndCatchDeal, metadata={"description": "table chance only: the deal seen at the table"})
 
 
