@@ -8,7 +8,7 @@ cards are each in one place and every player drew one."""
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from referee.games.catatac import GAME
@@ -91,6 +91,7 @@ def _play_game(seed, players, boosters, hockey, kittens, chance):
        hockey=st.booleans(), kittens=st.booleans(), chance=st.sampled_from(["seeded", "table"]))
 def test_random_complete_booster_games_keep_every_invariant(seed, players, boosters, hockey, kittens, chance):
     """The Boosters, Setup to End of the Game: each booster alone and all three together."""
+    assume(C.paw_deck_size(kittens, boosters) >= 6 * players + 1)  # Kittens: enough cards to deal
     _play_game(seed, players, boosters, hockey, kittens, chance)
 
 

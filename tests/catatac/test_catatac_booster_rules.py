@@ -123,7 +123,7 @@ def test_kittens_with_boosters_keeps_booster_cards_1_to_5():
     2 of them are removed unseen."""
     state = GAME.setup(2, "k", {"kittens": True, "boosters": ["distraction"]})
     in_play = [c for p in state["players"] for c in p["hand"]] + state["paw_deck"] + state["discard"]
-    assert len(in_play) == 37 + 3 and all(C.KINDS[c].joker or C.KINDS[c].number <= 5 for c in in_play)
+    assert len(in_play) == 35 + 3 and all(not C.KINDS[c].joker and C.KINDS[c].number <= 5 for c in in_play)
 
 
 def test_catalogue_and_options_list_the_boosters():

@@ -6,7 +6,7 @@ attempt), every listed move is judged legal, and sampled moves not listed are ju
 import random
 from itertools import product
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from referee.games.catatac import GAME
@@ -71,7 +71,7 @@ def judge_step(state, candidates, chance, rnd):
 def _check_invariants(state):
     kittens = state["options"]["kittens"]
     paws = [c for p in state["players"] for c in p["hand"]] + state["paw_deck"] + state["discard"]
-    assert sorted(paws) == sorted(C.paw_cards(kittens)) and len(paws) == (37 if kittens else 58)
+    assert sorted(paws) == sorted(C.paw_cards(kittens)) and len(paws) == (35 if kittens else 58)
     points = state["points_deck"] + state["points"]["white"] + state["points"]["black"]
     assert sorted(points) == sorted(C.POINTS_IDS)
     spot = state["ball"]["spot"]
@@ -107,6 +107,7 @@ def _play_game(seed, players, hockey, kittens, marathon, chance):
        kittens=st.booleans(), marathon=st.booleans(), chance=st.sampled_from(["seeded", "table"]))
 def test_random_complete_games_keep_every_invariant(seed, players, hockey, kittens, marathon, chance):
     """Setup to End of the Game, all variants: conservation, ball on a spot, legal_moves == adjudicate."""
+    assume(not (kittens and players == 6))  # Variants, Kittens: 35 cards cannot deal 6 hands
     _play_game(seed, players, hockey, kittens, marathon, chance)
 
 
@@ -114,4 +115,6 @@ def test_every_player_count_and_variant_is_played():
     """A deterministic sweep over each player count, variant and chance mode."""
     for seed, (players, hockey, kittens, marathon, chance) in enumerate(
             product([2, 4, 6], [False, True], [False, True], [False], ["seeded", "table"])):
+        if kittens and players == 6:
+            continue  # refused at setup (Variants, Kittens)
         _play_game(seed, players, hockey, kittens, marathon, chance)

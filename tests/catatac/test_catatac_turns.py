@@ -64,16 +64,14 @@ def test_setup_at_a_table_takes_the_deal_seen():
         GAME.setup(2, "s", {"chance": "table", "deal": {"hands": [hands[0], hands[0]], "discard": "joker-1", "coin": "black"}})
 
 
-def test_kittens_uses_cards_1_to_5_and_the_jokers():
-    """Variants, Kittens: paw cards numbered 1 to 5 only (named ones included); the Jokers stay
-    (rules notes), so 6 players are dealt 36 cards and the 37th starts the discard pile."""
+def test_kittens_uses_only_cards_numbered_1_to_5():
+    """Variants, Kittens: paw cards numbered 1 to 5 only (named ones included); no Joker (a Joker
+    shows a J, not a number). More in test_catatac_kittens.py."""
     cards = C.paw_cards(True)
-    assert len(cards) == 37
-    assert all(C.KINDS[c].joker or C.KINDS[c].number <= 5 for c in cards)
-    assert "miracle-6" not in cards and "joker-1" in cards and "stop-5" in cards
-    state = GAME.setup(6, "k", {"kittens": True})
-    assert state["paw_deck"] == [] and len(state["discard"]) == 1
-    assert len(GAME.catalogue({"kittens": True})["paw_cards"]) == 37
+    assert len(cards) == 35
+    assert all(not C.KINDS[c].joker and C.KINDS[c].number <= 5 for c in cards)
+    assert "miracle-6" not in cards and "joker-1" not in cards and "stop-5" in cards
+    assert len(GAME.catalogue({"kittens": True})["paw_cards"]) == 35
 
 
 # -- Turn Summary and refilling -----------------------------------------------------------------

@@ -152,11 +152,12 @@ KINDS, ALL_PAW_CARDS = _build()
 
 @lru_cache(maxsize=4)
 def paw_cards(kittens: bool) -> tuple[str, ...]:
-    """The paw deck in catalogue order: all 58 cards, or for the Kittens variant the 35 cards
-    numbered 1 to 5 plus the 2 Jokers (rules notes)."""
+    """The paw deck in catalogue order: all 58 cards, or for the Kittens variant (Variants:
+    "only the paw cards numbered 1 to 5") the 35 cards numbered 1 to 5, named ones included;
+    a Joker shows a J, not a number, so it leaves too."""
     if not kittens:
         return ALL_PAW_CARDS
-    return tuple(c for c in ALL_PAW_CARDS if KINDS[c].joker or KINDS[c].number in KITTEN_NUMBERS)
+    return tuple(c for c in ALL_PAW_CARDS if KINDS[c].number in KITTEN_NUMBERS)
 
 
 @lru_cache(maxsize=4)
@@ -247,6 +248,13 @@ def game_paw_cards(kittens: bool, boosters: tuple[str, ...] = ()) -> tuple[str, 
         if booster in boosters:
             cards.extend(booster_paw_cards(booster, kittens))
     return tuple(cards)
+
+
+def paw_deck_size(kittens: bool, boosters: tuple[str, ...] = ()) -> int:
+    """How many paw cards are shuffled at setup: the game's paw cards less those each paw
+    booster puts back in the box unseen."""
+    removed = sum(min(REMOVED_PER_BOOSTER, len(booster_paw_cards(b, kittens))) for b in PAW_BOOSTERS if b in boosters)
+    return len(game_paw_cards(kittens, boosters)) - removed
 
 
 @lru_cache(maxsize=32)

@@ -198,6 +198,13 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
         errors.append((f"/options/{BOOSTERS_OPTION}", "a list of distinct boosters among distraction, alpha, momentum"))
     unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
+    if not errors and _is_int(players):
+        # Setup: 6 cards per hand, then one card turned onto the discard pile.
+        deck = C.paw_deck_size(flags["kittens"], C.canonical_boosters(boosters))
+        needed = C.HAND_SIZE * players + 1
+        if deck < needed:
+            errors.append(("/options/kittens", f"the Kittens deck has {deck} paw cards (numbered 1 to 5): "
+                                                f"{players} hands of {C.HAND_SIZE} and the card turned need {needed}"))
     if errors:
         raise InvalidOptions(errors)
     full = {"chance": chance, "seat0_clan": clan, "first_player": first, **flags}
@@ -572,7 +579,8 @@ class Catatac(Game):
             "first_player": {"default": 0, "description": "seat that plays first (the rulebook's youngest kitten)"},
             "deck_hockey": {"default": False, "description": "Deck Hockey variant: a pair can also counter a stash attempt"},
             "kittens": {"default": False,
-                        "description": "Kittens variant: only paw cards numbered 1 to 5 (named ones included), plus the 2 Jokers"},
+                        "description": "Kittens variant: only paw cards numbered 1 to 5 (named ones included; no Jokers): "
+                                       "35 cards, so 2 or 4 players (6 with boosters adding enough cards)"},
             "marathon": {"default": False,
                          "description": "Marathon variant: 3 complete games in a row, points added; the referee deals each next game"},
             "boosters": {"default": [], "items": list(C.BOOSTERS),

@@ -89,7 +89,7 @@ class CatatacOptions(Schema):
     seat0_clan = _clan(metadata={"description": "clan of seat 0 (default white); the clans alternate around the table"})
     first_player = _seat(metadata={"description": "the seat that plays first, the rulebook's youngest kitten (default 0)"})
     deck_hockey = StrictBoolean(metadata={"description": "Deck Hockey variant: a pair can counter (default false)"})
-    kittens = StrictBoolean(metadata={"description": "Kittens variant: paw cards 1 to 5 plus the 2 Jokers (default false)"})
+    kittens = StrictBoolean(metadata={"description": "Kittens variant: only the paw cards numbered 1 to 5, no Jokers (default false)"})
     marathon = StrictBoolean(metadata={"description": "Marathon variant: 3 games in a row, points added (default false)"})
     boosters = _boosters(metadata={"description": "boosters in play, any combination without repeats (default none): "
                                                   "distraction (A: Skip cards, 2 paw cards removed unseen, purple "
