@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint, current_app, send_from_directory
-from swagger_ui_bundle import swagger_ui_path
 
 from referee.api.games import json_response
 from referee.api.problems import PROBLEM_TYPES, problem_response
 from referee.api.parsing import Blueprint
 from referee.api.schemas import Health
+
+# Swagger UI 5 (reads OpenAPI 3.1), as flask-swagger-ui ships its distribution files.
+SWAGGER_UI_DIR = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 
 health_blp = Blueprint("health", __name__, description="Liveness and readiness")
 
@@ -34,7 +39,8 @@ def readyz():
 
 
 def contract_blueprint(yaml_text) -> FlaskBlueprint:
-    """``GET /openapi.yaml`` and ``GET /docs/assets/<file>`` (Swagger UI, served locally)."""
+    """``GET /openapi.yaml``, ``GET /docs/assets/<file>`` (Swagger UI 5, served locally) and the
+    page's icon."""
     blp = FlaskBlueprint("contract", __name__)
 
     @blp.get("/openapi.yaml")
@@ -50,6 +56,11 @@ def contract_blueprint(yaml_text) -> FlaskBlueprint:
 
     @blp.get("/docs/assets/<path:filename>")
     def docs_assets(filename):
-        return send_from_directory(str(swagger_ui_path), filename)
+        return send_from_directory(SWAGGER_UI_DIR, filename)
+
+    @blp.get("/favicon.ico")
+    def favicon():
+        # Browsers ask for it on every page; without it /docs logs a 404 in the console.
+        return send_from_directory(SWAGGER_UI_DIR, "favicon-32x32.png", mimetype="image/png")
 
     return blp
