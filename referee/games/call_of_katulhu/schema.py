@@ -123,7 +123,8 @@ class CallOfKatulhuMove(Schema):
     player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 1),
                             metadata={"description": "seat: 0 blue deck, 1 red deck"})
     toys = _ids("place only (required; absent otherwise): 4 different toy ids of the player's deck, for slots 1 "
-                "to 4, slot 1 first", validate=validate.Length(equal=4))
+                "to 4, slot 1 first (another count is answered with the violation WRONG_TOY_COUNT)",
+                validate=validate.Length(max=20))
     cat = fields.String(validate=ID, allow_none=True, metadata={
         "description": "discard and reveal only (required; absent for place): discard: a cat id on the table; "
                        "reveal: the cat id turned up from the cat deck (null as a match's legal-moves lists it: "

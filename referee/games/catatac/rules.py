@@ -131,6 +131,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "not name {field}.", TURN),
     "DRAW_SEPARATE": ("At a table game, each refill card is a draw move of its own.", REFILL),
     "CARD_NOT_IN_DECK": ("Card {card} cannot be in the paw deck.", REFILL),
+    "CARD_REQUIRED": ("At a table game, name the card drawn.", REFILL),
     "ALPHA_NOT_HELD": ("Alpha card {card} is not in front of you.", BOOSTERS),
     "ALPHA_MAKES_NO_PAIR": ("Alpha card {card} never makes a pair.", BOOSTERS),
     "ALPHA_ALLOWS_NO_PAIR": ("No card makes a pair on alpha card {top}.", BOOSTERS),
@@ -1229,6 +1230,8 @@ class Catatac(Game):
     def _draw(self, state: State, move: dict) -> tuple[State, list[dict]]:
         """Table chance, 3. Refilling Your Hand: one card drawn, as seen at the table."""
         card = move.get("card")
+        if card is None:  # as a match's legal-moves lists it: the card is unknown until drawn
+            raise _illegal("CARD_REQUIRED")
         if card not in state["paw_deck"]:
             raise _illegal("CARD_NOT_IN_DECK", card=card)
         new = _copy_state(state)

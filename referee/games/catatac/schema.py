@@ -287,10 +287,12 @@ class CatatacMove(Schema):
                                                   "chance, one refill card"})
     player = _seat(required=True, metadata={"description": "the acting seat (for a play under Cooperation: the "
                                                            "teammate playing in place of the player due)"})
-    card = fields.String(validate=PLAYED_ID,
+    card = fields.String(validate=PLAYED_ID, allow_none=True,
                          metadata={"description": "play (required): the paw card played from the hand, or the "
-                                                  "player's own alpha card (booster alpha); draw (required): the card "
-                                                  "drawn from the paw deck; decline: absent"})
+                                                  "player's own alpha card (booster alpha); draw (required key): the "
+                                                  "card drawn from the paw deck, null is answered with the violation "
+                                                  "CARD_REQUIRED (a match's legal-moves shows it as null: name what "
+                                                  "you drew); decline: absent"})
     pair = fields.Nested(CatatacPairChoice, allow_none=True,
                          metadata={"description": "play (required key): the pair's basic action, or null when the "
                                                   "pair is not used; absent for decline and draw"})
@@ -312,10 +314,11 @@ class CatatacMove(Schema):
                        metadata={"description": "play, seeded chance only, optional: the refill cards expected, top "
                                                 "of the paw deck first ([] when no card is drawn); checked. Absent "
                                                 "with table chance and for decline and draw"})
-    points_card = _points_card(metadata={"description": "decline only, for the decline that makes the stash succeed: "
-                                                        "the points card taken (table chance: required, the card seen; "
-                                                        "seeded: optional, checked against the top of the points "
-                                                        "deck); absent otherwise"})
+    points_card = _points_card(allow_none=True, metadata={
+        "description": "decline only, for the decline that makes the stash succeed: the points card taken (table "
+                       "chance: required, the card seen, null or absent is answered with the violation "
+                       "POINTS_CARD_REQUIRED; seeded: optional, checked against the top of the points deck); absent "
+                       "or null otherwise"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):
