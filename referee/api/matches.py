@@ -46,6 +46,12 @@ MAX_KEY_LENGTH = 255
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 _VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as _etag writes it
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# RFC 9110 section 8.8.3: entity-tag = [ W/ ] DQUOTE *etagc DQUOTE, in a comma-separated list.
+_ENTITY_TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
+_IF_MATCH = re.compile(rf"^[ \t]*(?:,[ \t]*)*{_ENTITY_TAG}(?:[ \t]*,(?:[ \t]*{_ENTITY_TAG})?)*[ \t]*$")
+_TAG = re.compile(r'(W/)?"([^"]*)"')
+# The same list in the contract, ASCII only (JSON Schema patterns are ECMA-262 regexes).
+_IF_MATCH_DOC = r'^(W/)?"[\x21\x23-\x7e]*"([ \t]*,[ \t]*(W/)?"[\x21\x23-\x7e]*")*$'
 SECURITY_SCHEME = "SeatSecret"
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
@@ -242,8 +248,16 @@ _UNAUTHORISED = _problem(401, "The seat's secret is missing, malformed or not a 
                          {"WWW-Authenticate": {"schema": {"type": "string"}}})
 _FORBIDDEN = _problem(403, "The secret is another seat's")
 _INVALID = _problem(422, "The body or a parameter does not fit the contract (JSON pointers in errors)")
-_SEAT_PARAM_DOC = [{"in": "header", "name": "Authorization", "required": False, "schema": {"type": "string"},
-                    "description": "`Bearer <secret>` of the seat named by ?seat= (needed only with ?seat=)"}]
+_IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                  "description": "the ETag of the version you hold: 304 Not Modified (no body) while the match is "
+                                 "still at that version, so that a table app can poll cheaply"}
+# The seat's secret goes in Authorization (security scheme SeatSecret), needed only with ?seat=.
+_READ_PARAMS = [{"in": "query", "schema": SeatQuery}, _IF_NONE_MATCH]
+_PREFER_WAIT = {"in": "header", "name": "Prefer", "required": False, "schema": {"type": "string"},
+                "description": "with If-None-Match: `wait=N` (RFC 7240, N up to 30 seconds) waits until the match "
+                               "moves on (200) or N seconds pass (304); the answer says Preference-Applied"}
+_NOT_MODIFIED = {"description": "Not Modified: the match is still at the version named by If-None-Match",
+                 "headers": {**_ETAG_HEADER}}
 _MATCH_ID = {"match_id": "$response.body#/id"}
 
 
@@ -292,8 +306,8 @@ def create_match(body):
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
 @blp.response(200, Match, headers=_ETAG_HEADER)
-@blp.doc(operationId="getMatch", parameters=_SEAT_PARAM_DOC, security=[{}, {SECURITY_SCHEME: []}],
-         responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
+@blp.doc(operationId="getMatch", parameters=[*_READ_PARAMS, _PREFER_WAIT], security=[{}, {SECURITY_SCHEME: []}],
+         responses={"304": _NOT_MODIFIED, "401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
                     "503": _UNAVAILABLE})
 def get_match(query, match_id):
     """The match as a spectator sees it, or as seat ``?seat=N`` sees it (with that seat's
@@ -346,7 +360,7 @@ def _preference_applied(response: Response) -> Response:
     "server-sent events: `retry`, then per applied move `id: <version>`, `event: move`, `data: <log entry as the "
     "reader sees it>`; `: heartbeat` comments when idle; `event: end` (data: outcome and scores) when the game is "
     "over, `event: gone` when the match expired, `event: unavailable` when the store stops answering"))
-@blp.doc(operationId="getMatchEvents", parameters=[*_SEAT_PARAM_DOC, {
+@blp.doc(operationId="getMatchEvents", parameters=[{"in": "query", "schema": SeatQuery}, {
     "in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string", "pattern": "^[0-9]+$"},
     "description": "resume after this version (sent again by EventSource on reconnection); absent: after the "
                    "current version"}], security=[{}, {SECURITY_SCHEME: []}],
@@ -383,14 +397,17 @@ def get_events(query, match_id):
 @blp.route("/<string:match_id>/log", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
 @blp.response(200, MatchLog, headers=_ETAG_HEADER)
-@blp.doc(operationId="getMatchLog", parameters=_SEAT_PARAM_DOC, security=[{}, {SECURITY_SCHEME: []}],
-         responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
+@blp.doc(operationId="getMatchLog", parameters=_READ_PARAMS, security=[{}, {SECURITY_SCHEME: []}],
+         responses={"304": _NOT_MODIFIED, "401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
                     "503": _UNAVAILABLE})
 def get_log(query, match_id):
     """The legal moves applied so far, in order, with their events, as a spectator (or seat
     ``?seat=N``, with its secret) may read them: values hidden from the reader are null."""
     seat = query.get("seat")
     snap, meta = _read(match_id, seat)
+    unchanged = _not_modified(snap.version)
+    if unchanged is not None:
+        return unchanged
     entries = _store().log(match_id)
     if entries is None:
         raise _not_found(match_id)
@@ -446,17 +463,49 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _expected_versions() -> frozenset[int]:
-    """The versions named by If-Match's strong tags (RFC 9110 section 13.1.1: the condition
-    holds when any of them is the current one): 428 without the header; empty (so 412) when
-    it names no version."""
-    if "If-Match" not in request.headers:
+def _expected_versions() -> tuple[frozenset[int], list[str]]:
+    """The versions named by If-Match's strong tags, and the weak tags it holds.
+
+    RFC 9110 section 13.1.1: If-Match uses the strong comparison, so a weak tag (``W/"1"``)
+    never matches; the condition holds when a strong tag is the current version. 428 without
+    the header (or with ``*``); 400 when it is not a list of quoted entity tags (section
+    8.8.3: ``"1"``, not ``1``); an empty set (so 412) when it names no version."""
+    header = request.headers.get("If-Match")
+    if header is None:
         raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
-    condition = request.if_match
-    if condition.star_tag:
+    if header.strip() == "*":
         raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
-    return frozenset(int(tag) for tag in condition.as_set(include_weak=False)
-                     if isinstance(tag, str) and _VERSION.match(tag))
+    if not _IF_MATCH.match(header):
+        raise ProblemError(400, f"If-Match must list entity tags in double quotes (RFC 9110 section 8.8.3), "
+                                f"as the ETag header gives them: If-Match: \"1\", not {header!r}.",
+                           [("/headers/If-Match", "not a list of quoted entity tags")],
+                           title="Malformed header", slug="malformed-header")
+    strong, weak = set(), []
+    for weak_prefix, tag in _TAG.findall(header):
+        if weak_prefix:
+            weak.append(f'W/"{tag}"')
+        elif _VERSION.match(tag):
+            strong.add(int(tag))
+    return frozenset(strong), weak
+
+
+def _stale(version: int, weak: list[str]) -> ProblemError:
+    """412: If-Match names no strong tag of the current version (and why, for weak tags)."""
+    detail = f"The match is at version {version}; this move was chosen on another version."
+    if weak:
+        detail = (f"The match is at version {version}. If-Match compares entity tags strongly (RFC 9110 "
+                  f"section 13.1.1), so the weak tag {', '.join(weak)} never matches: send the ETag exactly "
+                  f"as given, {_etag(version)}.")
+    return ProblemError(412, detail, headers={"ETag": _etag(version)})
+
+
+def _not_modified(version: int) -> Response | None:
+    """304 when If-None-Match names this version (RFC 9110 section 13.1.2: weak comparison;
+    ``*`` matches any current match), with the ETag and the private-answer headers."""
+    condition = request.if_none_match
+    if not condition or not condition.contains_weak(str(version)):
+        return None
+    return _private(Response(status=304), version)
 
 
 @blp.route("/<string:match_id>/moves", methods=["POST"])
@@ -464,16 +513,19 @@ def _expected_versions() -> frozenset[int]:
 @blp.response(200, MatchVerdict, description="The verdict (a rule violation is a normal answer: legal false, "
               "and the match does not change)", headers=_ETAG_HEADER)
 @blp.doc(operationId="postMove", security=[{SECURITY_SCHEME: []}], parameters=[
-    {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
-     "description": "the ETag of the version the move was chosen on"},
+    {"in": "header", "name": "If-Match", "required": True,
+     "schema": {"type": "string", "pattern": _IF_MATCH_DOC},
+     "description": "the ETag of the version the move was chosen on, quoted as the ETag header gives it "
+                    "(\"3\"); compared strongly (RFC 9110 section 13.1.1), so a weak tag W/\"3\" never matches"},
     {"in": "header", "name": "Idempotency-Key", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": r"^[\x21-\x7e]+$"},
      "description": "makes retries safe: a retry with the same key and body gets the stored answer; the same key "
                     "with another body is answered 422. Keys expire with the match."},
 ], responses={
     "401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND,
-    "412": _problem(412, "If-Match names another version than the match's; ETag carries the current one",
-                    _ETAG_HEADER),
+    "400": _problem(400, "If-Match is not a list of quoted entity tags (RFC 9110 section 8.8.3)"),
+    "412": _problem(412, "If-Match names another version than the match's (or only weak tags, which never "
+                         "match); ETag carries the current one", _ETAG_HEADER),
     "422": _problem(422, "The body does not fit the game's move schema, or the Idempotency-Key was used "
                          "with another body"),
     "428": _problem(428, "If-Match is missing (or is *)"),
@@ -482,7 +534,7 @@ def post_move(body, match_id):
     """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
     A legal move advances the match by one version atomically (compare-and-set on If-Match);
     an illegal move is answered 200 with its violations and changes nothing."""
-    expected = _expected_versions()
+    expected, weak = _expected_versions()
     key = _idempotency_key()
     store = _store()
     recent = _recent()
@@ -502,8 +554,7 @@ def post_move(body, match_id):
             stored = store.idempotent(match_id, key)
             if stored is not None:
                 return _replayed(stored, fingerprint)
-        raise ProblemError(412, f"The match is at version {version}; this move was chosen on another version.",
-                           headers={"ETag": _etag(version)})
+        raise _stale(version, weak)
     if state is None:
         state = json.loads(state_before)
         recent.put(match_id, version, meta, state, state_before)

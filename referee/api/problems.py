@@ -46,6 +46,7 @@ PROBLEM_TYPES = {
     "precondition-required": "Moves in a match need If-Match with the match's current ETag.",
     "unauthorized": "This request needs a seat's secret: Authorization: Bearer <secret>.",
     "forbidden": "The secret given is another seat's.",
+    "malformed-header": "A header's value does not follow its syntax (If-Match: entity tags in double quotes, as ETag gives them).",
     "idempotency-key-reused": "This Idempotency-Key was already used with another body.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints keep working.",
     "internal": "The service failed; this is a bug.",

@@ -1,0 +1,106 @@
+"""Conditional requests on matches (RFC 9110 section 13): If-None-Match on reads (polling) and
+If-Match on moves (strong comparison, quoted entity tags only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.app import create_app
+from referee.store.memory import MemoryStore
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.fixture()
+def table():
+    client = create_app({"TESTING": True, "REFEREE_STORE": MemoryStore()}).test_client()
+    created = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "poll"}).get_json()
+    return client, created
+
+
+def _auth(created, seat):
+    return {"Authorization": f"Bearer {created['seats'][seat]['secret']}"}
+
+
+def _first_legal(client, created, seat=0):
+    answer = client.get(f"/v1/matches/{created['id']}/legal-moves?seat={seat}", headers=_auth(created, seat))
+    return answer.get_json()["moves"][0], answer.headers["ETag"]
+
+
+@pytest.mark.parametrize("path", ["", "/log"])
+def test_polling_with_if_none_match_answers_304_until_a_move_lands(table, path):
+    """RFC 9110 section 13.1.2 and 15.4.5: 304 with the ETag and no body while the match is at
+    the version named; the full answer once a legal move made a new version."""
+    client, created = table
+    url = f"/v1/matches/{created['id']}{path}"
+    first = client.get(url)
+    assert first.status_code == 200 and first.headers["ETag"] == '"0"'
+    unchanged = client.get(url, headers={"If-None-Match": '"0"'})
+    assert unchanged.status_code == 304
+    assert unchanged.headers["ETag"] == '"0"' and unchanged.get_data() == b""
+    assert unchanged.headers["Cache-Control"] == "private, no-cache"
+    # Weak comparison for If-None-Match; a list; and * (any current representation).
+    for header in ('W/"0"', '"5", "0"', "*"):
+        assert client.get(url, headers={"If-None-Match": header}).status_code == 304, header
+    move, etag = _first_legal(client, created)
+    moved = client.post(f"/v1/matches/{created['id']}/moves", json={"move": move},
+                        headers={"If-Match": etag, **_auth(created, 0)})
+    assert moved.status_code == 200 and moved.get_json()["legal"] is True
+    changed = client.get(url, headers={"If-None-Match": '"0"'})
+    assert changed.status_code == 200 and changed.headers["ETag"] == '"1"'
+    assert changed.get_json()["version"] == 1
+    assert client.get(url, headers={"If-None-Match": '"1"'}).status_code == 304
+
+
+def test_if_none_match_is_checked_after_the_seat_secret(table):
+    """A 304 tells nothing a 200 would not: a seat's view still needs its secret first."""
+    client, created = table
+    url = f"/v1/matches/{created['id']}?seat=1"
+    assert client.get(url, headers={"If-None-Match": '"0"'}).status_code == 401
+    assert client.get(url, headers={"If-None-Match": '"0"', **_auth(created, 0)}).status_code == 403
+    assert client.get(url, headers={"If-None-Match": '"0"', **_auth(created, 1)}).status_code == 304
+
+
+def test_a_weak_if_match_is_a_412_that_says_weak_tags_never_match(table):
+    """RFC 9110 section 13.1.1: If-Match uses the strong comparison (section 8.8.3.2), so
+    W/"0" does not match the current "0"; the 412 says so instead of "another version"."""
+    client, created = table
+    move, _ = _first_legal(client, created)
+    answer = client.post(f"/v1/matches/{created['id']}/moves", json={"move": move},
+                         headers={"If-Match": 'W/"0"', **_auth(created, 0)})
+    assert answer.status_code == 412 and answer.content_type == PROBLEM
+    assert answer.headers["ETag"] == '"0"'
+    detail = answer.get_json()["detail"]
+    assert "weak tag W/\"0\" never matches" in detail and "RFC 9110" in detail
+    assert "another version" not in detail
+    assert client.get(f"/v1/matches/{created['id']}").get_json()["version"] == 0
+
+
+@pytest.mark.parametrize("header", ["0", "1", "0, 1", '"0', "W/0", "'0'"])
+def test_an_unquoted_if_match_is_a_400_problem_not_accepted(table, header):
+    """RFC 9110 section 8.8.3: an entity tag is quoted ("0"); If-Match: 0 is malformed. It is
+    answered 400 with a pointer to the header, and the match does not change."""
+    client, created = table
+    move, _ = _first_legal(client, created)
+    answer = client.post(f"/v1/matches/{created['id']}/moves", json={"move": move},
+                         headers={"If-Match": header, **_auth(created, 0)})
+    assert answer.status_code == 400 and answer.content_type == PROBLEM
+    problem = answer.get_json()
+    assert problem["type"] == "/problems/malformed-header"
+    assert problem["errors"] == [{"pointer": "/headers/If-Match", "detail": "not a list of quoted entity tags"}]
+    assert client.get(f"/v1/matches/{created['id']}").get_json()["version"] == 0
+
+
+def test_match_reads_declare_the_seat_parameter_in_the_contract():
+    """A generated client can ask for a seat's view and log: ?seat= is declared on every match
+    read, with If-None-Match and the 304 answer."""
+    spec = create_app({"TESTING": True}).extensions["referee.api"].spec.to_dict()
+    for path in ("/v1/matches/{match_id}", "/v1/matches/{match_id}/log", "/v1/matches/{match_id}/legal-moves"):
+        operation = spec["paths"][path]["get"]
+        names = {(p["in"], p["name"]) for p in operation["parameters"]}
+        assert ("query", "seat") in names, path
+        assert ("header", "Authorization") not in names  # the security scheme carries it
+    for path in ("/v1/matches/{match_id}", "/v1/matches/{match_id}/log"):
+        operation = spec["paths"][path]["get"]
+        assert ("header", "If-None-Match") in {(p["in"], p["name"]) for p in operation["parameters"]}
+        assert "ETag" in operation["responses"]["304"]["headers"]
