@@ -85,3 +85,13 @@ def test_call_of_katulhu_wrong_toy_count_is_a_violation(client, toys):
                          json={"state": state, "move": {"type": "place", "player": 0, "toys": toys}})
     assert answer.status_code == 200, answer.get_json()
     assert [v["code"] for v in answer.get_json()["violations"]] == ["WRONG_TOY_COUNT"]
+
+
+def test_call_of_katulhu_table_reveal_listed_with_a_null_cat_is_cat_required(client):
+    """Call of Katulhu at a table (Setup, Gameplay): the cats turned up are named by reveal moves;
+    the listed reveal {"cat": null} posted back is the violation CAT_REQUIRED."""
+    match, etag = _create(client, "call-of-katulhu", options=TABLE)
+    moves, etag = _legal(client, match, 0)
+    assert moves and all(m == {"type": "reveal", "player": 0, "cat": None} for m in moves)
+    body = _post(client, match, 0, moves[0], etag).get_json()
+    assert body["legal"] is False and [v["code"] for v in body["violations"]] == ["CAT_REQUIRED"]
