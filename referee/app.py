@@ -16,7 +16,7 @@ from referee.api.fast_nested import dict_key_names
 from referee.api.games import blueprints
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
-from referee.api.schemas import Problem
+from referee.api.schemas import Problem, one_of_schemas
 from referee.games import GAMES
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -79,6 +79,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     api = RefereeApi(app)
     api.ma_plugin.converter.add_attribute_function(dict_key_names)
+    api.ma_plugin.converter.add_attribute_function(one_of_schemas)
     api.register_blueprint(health_blp)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)

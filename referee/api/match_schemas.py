@@ -1,16 +1,33 @@
 """Schemas of the match endpoints (``/v1/matches``).
 
-Match operations are shared by every game, so states, moves and score sheets appear here as
-JSON objects; the body of a move is then loaded with the match's game's own move schema
-(the ``<Game>Move`` components of the contract), and a state is shown as the game's view.
+Match operations are shared by every game: a state is shown as the game's view (documented
+as ``oneOf`` the ``<Game>View`` components, told apart by ``game``), moves as ``anyOf`` the
+``<Game>Move`` components; the body of a move is loaded with the match's game's own move
+schema once the match is known. Score sheets appear as JSON objects.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from marshmallow import Schema, fields, validate
 
 from referee.api.schemas import Event, OutcomeOut, ViolationOut
-from referee.games import GAMES
+from referee.games import GAMES, PACKAGES
+from referee.games.common_schema import OneOfSchemas
+
+_GAME_SCHEMAS = {game_id: import_module(f"referee.games.{PACKAGES[game_id]}.schema") for game_id in GAMES}
+
+
+def _view(**kwargs) -> OneOfSchemas:
+    """A state as the reader may see it: the view of the match's game (told apart by ``game``)."""
+    return OneOfSchemas([module.VIEW for module in _GAME_SCHEMAS.values()], discriminator="game",
+                        values=list(_GAME_SCHEMAS), **kwargs)
+
+
+def _move(**kwargs) -> OneOfSchemas:
+    """A move of the match's game (the game is the match's, so the schemas may overlap: anyOf)."""
+    return OneOfSchemas([module.MOVE for module in _GAME_SCHEMAS.values()], combine="anyOf", **kwargs)
 
 MAX_PLAYERS = 16
 
@@ -37,7 +54,8 @@ class Match(Schema):
     players = fields.Integer(required=True)
     version = fields.Integer(required=True, metadata={"description": "0 after creation, +1 per legal move; the ETag"})
     seat = fields.Integer(required=True, allow_none=True, metadata={"description": "whose view this is; null: a spectator"})
-    state = fields.Dict(required=True, metadata={"description": "the state as this seat (or a spectator) may see it"})
+    state = _view(required=True, metadata={"description": "the state as this seat (or a spectator) may see it: the "
+                                                         "game's view (<Game>View)"})
     scores = fields.Dict(required=True, allow_none=True, metadata={
         "description": "the game's score sheet once the game is finished; null before (it may depend on hidden cards)"})
     outcome = fields.Nested(OutcomeOut, required=True)
@@ -52,7 +70,7 @@ class MatchCreated(Match):
 
 
 class MoveRequest(Schema):
-    move = fields.Dict(required=True, metadata={
+    move = _move(required=True, metadata={
         "description": "a move of the match's game, as the game's <Game>Move schema; move.player is the seat "
                        "whose secret authorises it"})
 
@@ -62,8 +80,8 @@ class MatchVerdict(Schema):
     version = fields.Integer(required=True, metadata={"description": "the match's version after this answer"})
     legal = fields.Boolean(required=True)
     violations = fields.List(fields.Nested(ViolationOut), required=True)
-    state = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "the next state as the moving seat may see it; null when illegal"})
+    state = _view(required=True, allow_none=True, metadata={
+        "description": "the next state as the moving seat may see it (<Game>View); null when illegal"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened, as the moving seat may see it"})
     scores = fields.Dict(required=True, allow_none=True, metadata={"description": "the score sheet once finished, else null"})
@@ -103,6 +121,6 @@ class MatchLegalMoves(Schema):
     game = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "the version these moves apply to (the ETag)"})
     seat = fields.Integer(required=True)
-    moves = fields.List(fields.Dict(), required=True, metadata={
+    moves = fields.List(_move(), required=True, metadata={
         "description": "every move this seat may make now, as the game's <Game>Move schema; a value this seat "
                        "cannot see (a card still in a face-down pile at a table game) is null: name what you see"})

@@ -12,6 +12,7 @@ from types import ModuleType
 from marshmallow import Schema, fields, validate
 
 from referee.api.fast_nested import FastNested
+from referee.games.common_schema import OneOfSchemas
 
 MAX_REPLAY_MOVES = 5000
 
@@ -79,6 +80,21 @@ class GameList(Schema):
 class Health(Schema):
     status = fields.String(required=True)
     store = fields.Dict(metadata={"description": "readiness only: the match store"})
+
+
+def one_of_schemas(self, field: fields.Field, ret=None, **kwargs) -> dict:
+    """apispec attribute function: a :class:`OneOfSchemas` field as ``oneOf``/``anyOf`` of its
+    schemas' components (and ``{"type": "null"}`` when it allows null), with its discriminator."""
+    if not isinstance(field, OneOfSchemas):
+        return {}
+    for key in ("type", "additionalProperties", "propertyNames"):
+        ret.pop(key, None)
+    refs = [self.resolve_nested_schema(schema) for schema in field.schemas]
+    found: dict = {field.combine: refs + ([{"type": "null"}] if field.allow_none else [])}
+    if field.discriminator and not field.allow_none:
+        found["discriminator"] = {"propertyName": field.discriminator,
+                                  "mapping": {value: ref["$ref"] for value, ref in zip(field.values, refs)}}
+    return found
 
 
 @dataclass(frozen=True)

@@ -69,3 +69,31 @@ class IntList(fields.List):
         if errors:
             raise ValidationError(errors, valid_data=[])
         return list(value)
+
+
+class OneOfSchemas(fields.Dict):
+    """A JSON object that fits one of ``schemas``: documented as ``oneOf`` (or ``anyOf`` with
+    ``combine="anyOf"``) of their components, with a ``discriminator`` on the property
+    ``discriminator`` when given (``values``: its value for each schema, in order). Loaded as a
+    plain object: the caller loads it with the right schema once it knows which one applies."""
+
+    def __init__(self, schemas, *, combine: str = "oneOf", discriminator: str | None = None,
+                 values=(), **kwargs):
+        super().__init__(**kwargs)
+        self.schemas = tuple(schemas)
+        self.combine = combine
+        self.discriminator = discriminator
+        self.values = tuple(values)
+
+
+class PileSize(Schema):
+    """A face-down pile or hidden set of cards, as a view shows it: its size only."""
+
+    size = fields.Integer(required=True, metadata={"description": "how many cards"})
+
+
+def view_schema(state: type[Schema], name: str, replaced: dict, dropped=("rng",)) -> type[Schema]:
+    """The schema of a seat's (or a spectator's) view of ``state``: the state's fields less
+    ``dropped``, with ``replaced`` (name -> field) for what the view shows differently."""
+    kept = {key: field for key, field in state._declared_fields.items() if key not in dropped and key not in replaced}
+    return Schema.from_dict({**kept, **replaced}, name=name)

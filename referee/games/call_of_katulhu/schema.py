@@ -7,7 +7,7 @@ document the contract and reject bodies of the wrong shape.
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import FullMatch, IdList, RngState, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, PileSize, RngState, StrictBoolean, view_schema
 
 from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, ID_PATTERN, MAX_CATS, TABLE_SIZE
 from referee.games.call_of_katulhu.rules import CHANCE_MODES, PHASES
@@ -164,7 +164,30 @@ class CallOfKatulhuScores(Schema):
     players = fields.List(fields.Nested(CallOfKatulhuPlayerScore), required=True)
 
 
+class CallOfKatulhuPlayerView(Schema):
+    """A seat as a view shows it: the reader's own seat in full (hand, placement, discard); the
+    other seat's hidden choices as flags and its hand as a size."""
+
+    deck = fields.String(required=True, validate=validate.OneOf(DECK_COLOURS))
+    must_play = _ids("advanced rule: the 2 toys set aside last round", required=True)
+    cats = _ids("cats attracted, in order", required=True)
+    hand = _ids("the reader's own seat only: toys not placed this round")
+    placement = _ids("the reader's own seat only: toys placed face down in slots 1 to 4; null until placed",
+                     allow_none=True)
+    discard = fields.String(allow_none=True, validate=ID,
+                            metadata={"description": "the reader's own seat only: the cat chosen for discard"})
+    hand_size = fields.Integer(metadata={"description": "every other seat: toys not placed this round"})
+    placed = fields.Boolean(metadata={"description": "every other seat: whether its toys are placed"})
+    discard_chosen = fields.Boolean(metadata={"description": "every other seat: whether its stall discard is chosen"})
+
+
+CallOfKatulhuView = view_schema(CallOfKatulhuState, "CallOfKatulhuView", {
+    "players": fields.List(fields.Nested(CallOfKatulhuPlayerView), required=True),
+    "cat_deck": fields.Nested(PileSize, required=True, metadata={"description": "face down: its size only"}),
+})
+
 STATE = CallOfKatulhuState
+VIEW = CallOfKatulhuView
 MOVE = CallOfKatulhuMove
 OPTIONS = CallOfKatulhuOptions
 SCORES = CallOfKatulhuScores

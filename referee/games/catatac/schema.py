@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from referee.games.catatac.cards import (ALL_POINTS_IDS, ALPHA_IDS, BOOSTER_PAW_CARDS, BOOSTERS, CLANS, COIN_FACES,
                                          DIRECTIONS, SPOTS)
 from referee.games.catatac.rules import CHANCE_MODES, ORDERS, PAIR_ACTIONS, PHASES
-from referee.games.common_schema import FullMatch, RngState, StrictBoolean
+from referee.games.common_schema import FullMatch, OneOfSchemas, PileSize, RngState, StrictBoolean, view_schema
 
 _BOOSTER_PAW_IDS = "|".join(c for cards in BOOSTER_PAW_CARDS.values() for c in cards)
 _ALPHA_IDS = "|".join(ALPHA_IDS)
@@ -368,7 +368,42 @@ class CatatacScores(Schema):
     marathon = fields.Nested(CatatacMarathonScore, required=True, allow_none=True)
 
 
+class CatatacPlayerView(Schema):
+    """A seat as a view shows it: the reader's own seat with its hand (and alpha card), every
+    other seat with its hand size (and whether it holds an alpha card, until the game ends)."""
+
+    clan = _clan(required=True)
+    hand = fields.List(_card(), validate=validate.Length(max=6), metadata={"description": "the reader's own seat only"})
+    hand_size = fields.Integer(metadata={"description": "every other seat"})
+    alpha = _alpha(allow_none=True, metadata={"description": "with boosters: the reader's own alpha card (every seat's "
+                                                             "once the game is over); null once played"})
+    has_alpha = fields.Boolean(metadata={"description": "with boosters, every other seat until the game is over: "
+                                                        "whether an alpha card lies face down in front of it"})
+
+
+class CatatacPointsCount(Schema):
+    count = fields.Integer(required=True, metadata={"description": "points cards held, face down"})
+
+
+class CatatacPointsCounts(Schema):
+    """The clans' points cards while the game goes on: face down, counts only."""
+
+    white = fields.Nested(CatatacPointsCount, required=True)
+    black = fields.Nested(CatatacPointsCount, required=True)
+
+
+CatatacView = view_schema(CatatacState, "CatatacView", {
+    "players": fields.List(fields.Nested(CatatacPlayerView), required=True),
+    "paw_deck": fields.Nested(PileSize, required=True, metadata={"description": "face down: its size only"}),
+    "points_deck": fields.Nested(PileSize, required=True, metadata={"description": "face down: its size only"}),
+    "points": OneOfSchemas([CatatacPointsCounts, CatatacPoints], required=True, metadata={
+        "description": "counts while the game goes on (the cards lie face down); the cards once it is over"}),
+    "box": fields.Nested(PileSize, metadata={"description": "with boosters: the paw cards removed unseen"}),
+    "alpha_aside": fields.Nested(PileSize, metadata={"description": "with boosters: the alpha cards set aside"}),
+})
+
 STATE = CatatacState
+VIEW = CatatacView
 MOVE = CatatacMove
 OPTIONS = CatatacOptions
 SCORES = CatatacScores

@@ -6,7 +6,7 @@ Consistency (every card in one place, ordered line, ...) is checked by the pure 
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import FullMatch, IdList, IntList, RngState, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, IntList, PileSize, RngState, StrictBoolean, view_schema
 
 from referee.games.scratch_and_catch.rules import CHANCE_MODES
 
@@ -152,7 +152,23 @@ class ScratchAndCatchScores(Schema):
     players = fields.List(fields.Nested(ScratchAndCatchPlayerScore), required=True)
 
 
+class ScratchAndCatchPlayerView(Schema):
+    """A seat as a view shows it: the reader's own seat with its hand, every other seat with
+    its hand size only."""
+
+    hand = _cards(validate=validate.Length(max=4), metadata={"description": "the reader's own seat only"})
+    hand_size = fields.Integer(validate=validate.Range(0, 4), metadata={"description": "every other seat"})
+    fleas = fields.Integer(required=True)
+    collected = _cards(required=True, metadata={"description": "cards collected, face up in front of the player"})
+
+
+ScratchAndCatchView = view_schema(ScratchAndCatchState, "ScratchAndCatchView", {
+    "players": fields.List(fields.Nested(ScratchAndCatchPlayerView), required=True),
+    "draw_pile": fields.Nested(PileSize, required=True, metadata={"description": "face down: its size only"}),
+})
+
 STATE = ScratchAndCatchState
+VIEW = ScratchAndCatchView
 MOVE = ScratchAndCatchMove
 OPTIONS = ScratchAndCatchOptions
 SCORES = ScratchAndCatchScores

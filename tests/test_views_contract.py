@@ -1,0 +1,63 @@
+"""Every view a match can show (each seat's and a spectator's, during and after the game) fits
+the game's <Game>View component of the contract, and every listed move its <Game>Move."""
+
+from __future__ import annotations
+
+import random
+
+import jsonschema_rs
+import pytest
+
+from referee.app import create_app
+from referee.games import GAMES
+
+SPEC = create_app({"TESTING": True}).extensions["referee.api"].spec.to_dict()
+PREFIX = {"scratch-and-catch": "ScratchAndCatch", "call-of-katulhu": "CallOfKatulhu", "catatac": "Catatac"}
+SETUPS = [
+    ("scratch-and-catch", 2, {}), ("scratch-and-catch", 5, {"chance": "table"}),
+    ("call-of-katulhu", 2, {}), ("call-of-katulhu", 2, {"chance": "table", "advanced": True}),
+    ("catatac", 2, {}), ("catatac", 4, {"chance": "table", "deck_hockey": True}),
+    ("catatac", 6, {"boosters": ["distraction", "alpha", "momentum"]}), ("catatac", 2, {"marathon": True}),
+]
+
+
+def validator(component: str):
+    return jsonschema_rs.validator_for({"$ref": f"#/components/schemas/{component}", "components": SPEC["components"]})
+
+
+def _states(game_id, players, options, seed):
+    """The states of one random game (at most 3000 moves), first to last."""
+    game = GAMES[game_id]
+    rnd = random.Random(seed)
+    state = game.setup(players, f"views-{seed}", options)
+    yield state
+    for _ in range(3000):
+        moves = game.legal_moves(state)
+        if not moves:
+            return
+        state = game.adjudicate(state, rnd.choice(moves), checked=True).state
+        yield state
+
+
+@pytest.mark.parametrize("game_id,players,options", SETUPS)
+def test_every_view_fits_the_games_view_schema(game_id, players, options):
+    view_check = validator(PREFIX[game_id] + "View")
+    move_check = validator(PREFIX[game_id] + "Move")
+    game = GAMES[game_id]
+    last = None
+    for state in _states(game_id, players, options, seed=len(options) + players):
+        for seat in [None, *range(players)]:
+            view = game.view(state, seat)
+            errors = [f"{e.instance_path}: {e.message}" for e in view_check.iter_errors(view)]
+            assert errors == [], (seat, errors)
+        for move in game.legal_moves(state)[:50]:
+            assert move_check.is_valid(move), move
+        last = state
+    assert last is not None and last["finished"], "the random game should reach its end"
+
+
+def test_a_view_with_a_field_the_schema_lacks_does_not_fit():
+    """The check can fail: a view field the contract does not declare is reported."""
+    view = GAMES["scratch-and-catch"].view(GAMES["scratch-and-catch"].setup(2, "x", {}), None)
+    view["deck_order"] = ["C1-1"]
+    assert not validator("ScratchAndCatchView").is_valid(view)
