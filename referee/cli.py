@@ -14,6 +14,7 @@ state, bare or as ``{"state": ...}`` (the answer of ``setup``); MOVE.json a move
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from importlib import import_module
 
@@ -27,6 +28,28 @@ from referee.api.schemas import game_schemas
 from referee.games import GAMES, PACKAGES
 
 
+DEFAULT_BIND = "127.0.0.1:8000"  # as referee/gunicorn_conf.py
+
+
+def _cannot_listen(address: str) -> str | None:
+    """Why gunicorn could not listen on ``address`` (HOST:PORT), or None if it can (or the
+    address is not HOST:PORT, such as unix:PATH: gunicorn then says what is wrong)."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or address.startswith("unix:"):
+        return None
+    try:
+        family, kind, proto, _, sockaddr = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)[0]
+    except (OSError, UnicodeError) as error:
+        return str(error)
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
+        try:
+            probe.bind(sockaddr)
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
+
+
 def _fail(body: dict) -> None:
     click.echo(adjudication.dumps(body), err=True)
     sys.exit(2)
@@ -37,9 +60,11 @@ def _read_json(path: str, pointer: str):
         with open(path, "rb") as handle:
             return strict_loads(handle.read())  # as strict as the HTTP service: no NaN, no lone surrogate
     except OSError as error:
-        _fail(problem_body(400, f"cannot read {path}: {error.strerror}"))
+        _fail(problem_body(400, f"cannot read {path}: {error.strerror}", [(pointer, "file cannot be read")],
+                           title="Cannot read an input file", slug="unreadable-file"))
     except (ValueError, RecursionError):
-        _fail(problem_body(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")]))
+        _fail(problem_body(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")],
+                           title="An input file is not valid JSON"))
 
 
 def _unwrap(value, key: str):
@@ -89,6 +114,12 @@ def serve(bind: str | None, workers: int | None) -> None:
     repository's gunicorn.conf.py, used by the container, loads too)."""
     if bind:
         os.environ["BIND"] = bind
+    address = os.environ.get("BIND", DEFAULT_BIND)
+    reason = _cannot_listen(address)
+    if reason:
+        click.echo(f"referee serve: cannot listen on {address} ({reason}). Set BIND (or --bind HOST:PORT) to a "
+                   f"free address, e.g. BIND=127.0.0.1:8001.", err=True)
+        sys.exit(1)
     if workers:
         os.environ["WEB_CONCURRENCY"] = str(workers)
     os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "-c", "python:referee.gunicorn_conf"])

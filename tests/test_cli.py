@@ -71,4 +71,6 @@ def test_missing_file_is_a_400_problem(tmp_path):
     result = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "nope.json"), str(tmp_path / "nope2.json")])
     assert result.exit_code == 2
     problem = json.loads(result.stderr)
-    assert problem["status"] == 400 and problem["type"] == "/problems/bad-request"
+    assert problem["status"] == 400 and problem["type"] == "/problems/unreadable-file"
+    assert problem["title"] == "Cannot read an input file"  # not "The request body is not valid JSON"
+    assert "nope.json" in problem["detail"] and "No such file" in problem["detail"]

@@ -8,6 +8,7 @@ pointers into the request body. Messages are translated here, never in the engin
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from typing import Any
 
@@ -21,8 +22,14 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# A detail may name another place of the state as a JSON pointer ("card C1-1 is also at
+# /players/0/hand/0"): it gets the same prefix as the error's own pointer.
+_PLACE = re.compile(r"(?<=\bat )/")
+
+
 def _impossible_state(error: InvalidState, base: str) -> ProblemError:
-    return ProblemError(422, "The state cannot exist in this game.", [(base + p, d) for p, d in error.errors],
+    return ProblemError(422, "The state cannot exist in this game.",
+                        [(base + p, _PLACE.sub(base + "/", d)) for p, d in error.errors],
                         title="Impossible state", slug="impossible-state")
 
 

@@ -46,6 +46,7 @@ PROBLEM_TYPES = {
     "precondition-required": "Moves in a match need If-Match with the match's current ETag.",
     "unauthorized": "This request needs a seat's secret: Authorization: Bearer <secret>.",
     "forbidden": "The secret given is another seat's.",
+    "unreadable-file": "Command line: a file named as input cannot be read (missing, or no permission).",
     "malformed-header": "A header's value does not follow its syntax (If-Match: entity tags in double quotes, as ETag gives them).",
     "idempotency-key-reused": "This Idempotency-Key was already used with another body.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints keep working.",
@@ -131,6 +132,16 @@ def from_problem_error(error: ProblemError) -> Response:
                             headers=error.headers)
 
 
+_PARTS = {"json": "The request body", "query": "A query parameter", "headers": "A header", "view_args": "A path parameter"}
+
+
+def _unfit(messages: Mapping) -> str:
+    """The detail of a 422 from webargs, naming the part of the request that does not fit."""
+    parts = [_PARTS.get(location, "The request") for location in messages]
+    subject = parts[0] if len(parts) == 1 else "The request"
+    return f"{subject} does not fit the schema of this operation."
+
+
 def from_http_exception(error: HTTPException) -> Response:
     """Translate werkzeug/webargs exceptions into problems (422 keeps the field pointers)."""
     status = error.code or 500
@@ -147,8 +158,7 @@ def from_http_exception(error: HTTPException) -> Response:
             errors.extend(pointer_errors(inner, base))
         if status == 400:
             return problem_response(400, "The request body could not be parsed as JSON.", errors, headers=headers)
-        return problem_response(422, "The request body does not fit the schema of this operation.", errors,
-                                headers=headers)
+        return problem_response(422, _unfit(messages), errors, headers=headers)
     if status == 413:
         return problem_response(413, "The request body is larger than the limit of this service.", headers=headers)
     if status >= 500:

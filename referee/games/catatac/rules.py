@@ -132,6 +132,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "DRAW_SEPARATE": ("At a table game, each refill card is a draw move of its own.", REFILL),
     "CARD_NOT_IN_DECK": ("Card {card} cannot be in the paw deck.", REFILL),
     "CARD_REQUIRED": ("At a table game, name the card drawn.", REFILL),
+    "UNKNOWN_CARD": ("Unknown card id {card}: this game's paw deck has no such card.", REFILL),
     "ALPHA_NOT_HELD": ("Alpha card {card} is not in front of you.", BOOSTERS),
     "ALPHA_MAKES_NO_PAIR": ("Alpha card {card} never makes a pair.", BOOSTERS),
     "ALPHA_ALLOWS_NO_PAIR": ("No card makes a pair on alpha card {top}.", BOOSTERS),
@@ -1233,6 +1234,9 @@ class Catatac(Game):
         if card is None:  # as a match's legal-moves lists it: the card is unknown until drawn
             raise _illegal("CARD_REQUIRED")
         if card not in state["paw_deck"]:
+            options = state["options"]
+            if card not in C.game_paw_set(options["kittens"], _boosters(options)):
+                raise _illegal("UNKNOWN_CARD", card=card)  # as the stateless check: "unknown card id"
             raise _illegal("CARD_NOT_IN_DECK", card=card)
         new = _copy_state(state)
         seat = move["player"]

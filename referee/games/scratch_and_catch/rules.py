@@ -56,6 +56,7 @@ MESSAGES = {
     "CARD_NOT_IN_PILE": ("Card {card} cannot be in the draw pile.", PROGRESS),
     "SEEDED_CHANCE": ("With the seeded generator the referee turns the cards of the draw pile: a move does not "
                       "name {field}.", PROGRESS),
+    "UNKNOWN_CARD": ("Unknown card id {card}: this game's deck has no such card.", PROGRESS),
     "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PROGRESS),
 }
 
@@ -113,6 +114,14 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None, for_setu
         raise InvalidOptions(errors)
     return {"chance": chance, "deck": {"cat": list(cat), "scratch": list(scratch)},
             "scratch_cards_score": score_scratch}
+
+
+def _unknown_or_elsewhere(state: State, card: str) -> Violation:
+    """A card named as taken from the draw pile that is not there: UNKNOWN_CARD when the deck
+    has no such card (as the stateless check says "unknown card id"), else CARD_NOT_IN_PILE."""
+    if card not in C.deck_set(*_deck_of(state["options"])):
+        return _violation("UNKNOWN_CARD", card=card)
+    return _violation("CARD_NOT_IN_PILE", card=card)
 
 
 def _deck_of(options: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -424,7 +433,7 @@ class ScratchAndCatch(Game):
             if seen is None:
                 raise Illegal(_violation("CARD_REQUIRED"))
             if seen not in pile:
-                raise Illegal(_violation("CARD_NOT_IN_PILE", card=seen))
+                raise Illegal(_unknown_or_elsewhere(state, seen))
             pile.remove(seen)
             return seen
         return pile.pop(0)
@@ -504,7 +513,7 @@ class ScratchAndCatch(Game):
         if card is None:
             raise Illegal(_violation("CARD_REQUIRED"))
         if card not in state["draw_pile"]:
-            raise Illegal(_violation("CARD_NOT_IN_PILE", card=card))
+            raise Illegal(_unknown_or_elsewhere(state, card))
         new = _copy_state(state)
         seat = move["player"]
         new["draw_pile"].remove(card)

@@ -1,0 +1,77 @@
+"""Answers say what is wrong in the words of the thing that is wrong (issue: wording)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from referee.app import create_app
+from referee.store.memory import MemoryStore
+
+
+def _client():
+    return create_app({"TESTING": True, "REFEREE_STORE": MemoryStore()}).test_client()
+
+
+def test_a_bad_query_parameter_is_not_called_a_request_body():
+    client = _client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
+    problem = client.get(f"/v1/matches/{match['id']}?seat=abc").get_json()
+    assert problem["status"] == 422
+    assert problem["detail"] == "A query parameter does not fit the schema of this operation."
+    assert problem["errors"] == [{"pointer": "/query/seat", "detail": "Not a valid integer."}]
+    body = client.post("/v1/games/catatac/setup", json={"players": "two"}).get_json()
+    assert body["detail"] == "The request body does not fit the schema of this operation."
+
+
+def test_an_impossible_state_detail_names_places_with_the_pointer_prefix():
+    """Both the pointer and the place the detail names are pointers into the request body."""
+    client = _client()
+    state = client.post("/v1/games/scratch-and-catch/setup", json={"players": 2, "seed": "twice"}).get_json()["state"]
+    card = state["players"][0]["hand"][0]
+    state["players"][1]["hand"][0] = card
+    problem = client.post("/v1/games/scratch-and-catch/legal-moves", json={"state": state}).get_json()
+    details = {e["pointer"]: e["detail"] for e in problem["errors"]}
+    assert details["/state/players/1/hand/0"] == f"card {card} is also at /state/players/0/hand/0"
+
+
+def test_a_table_move_naming_a_card_no_deck_has_says_unknown_card_id_in_a_match():
+    """Scratch & Catch at a table: a card id of the right form that the deck does not have is
+    UNKNOWN_CARD ("Unknown card id"), as the stateless check says, not "cannot be in the draw pile"."""
+    client = _client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "u",
+                                             "options": {"chance": "table"}}).get_json()
+    move = {"type": "play", "player": 0, "source": "pile", "card": "C10-99"}
+    verdict = client.post(f"/v1/matches/{match['id']}/moves", json={"move": move},
+                          headers={"If-Match": '"0"', "Authorization": f"Bearer {match['seats'][0]['secret']}"})
+    [violation] = verdict.get_json()["violations"]
+    assert violation["code"] == "UNKNOWN_CARD"
+    assert violation["message"] == "Unknown card id C10-99: this game's deck has no such card."
+
+
+def test_catatac_table_draw_of_a_card_no_deck_has_is_unknown_card():
+    from referee.games.catatac import GAME
+    from tests.catatac.catatac_helpers import build
+    state = build([["P1-1", "P1-2"], ["P3-1"]], ["P8-4"], chance="table")
+    after = GAME.adjudicate(state, {"type": "play", "player": 0, "card": "P1-1", "pair": None, "block": None,
+                                    "order": None}).state
+    codes = lambda move: [v.code for v in GAME.adjudicate(after, move).violations]  # noqa: E731
+    assert codes({"type": "draw", "player": 0, "card": "P9-1"}) == ["UNKNOWN_CARD"]
+    assert codes({"type": "draw", "player": 0, "card": "P1-1"}) == ["CARD_NOT_IN_DECK"]  # a real card, elsewhere
+
+
+def test_referee_serve_on_a_taken_port_names_bind():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if k not in ("BIND", "REDIS_URL", "WEB_CONCURRENCY")}
+        env["BIND"] = f"127.0.0.1:{port}"
+        result = subprocess.run([str(Path(sys.executable).with_name("referee")), "serve"], env=env, cwd="/",
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Set BIND" in result.stderr and "--bind" in result.stderr
