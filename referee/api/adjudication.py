@@ -121,6 +121,17 @@ def view(game: Game, body: dict) -> dict:
             "outcome": game.score(state)[1].to_json()}
 
 
+def game_detail(game: Game, language: str) -> dict:
+    """The ``GET /v1/games/{game}`` answer: the entry, the default catalogue and every violation
+    code with its message template and rulebook section in ``language``."""
+    info = game_info(game)
+    info["catalogue"] = game.catalogue()
+    info["violations"] = [{"code": code, "message": translate(message, language, game.id),
+                           "rule": translate(rule, language, game.id)}
+                          for code, (message, rule) in sorted(game.messages.items())]
+    return info
+
+
 def game_info(game: Game) -> dict:
     """The ``GET /v1/games`` entry of ``game``."""
     return {"id": game.id, "title": game.title, "players": list(game.player_counts),

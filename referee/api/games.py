@@ -8,7 +8,7 @@ from importlib import import_module
 
 from flask import Response, g, request
 
-from referee.api import adjudication
+from referee.api import adjudication, examples
 from referee.api.parsing import Blueprint
 from referee.api.schemas import GameDetail, GameList, game_schemas
 from referee.engine.core import Game
@@ -52,7 +52,7 @@ def catalogue_blueprint() -> Blueprint:
     blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games this referee judges")
 
     @blp.route("")
-    @blp.response(200, GameList)
+    @blp.response(200, GameList, examples=examples.game_list())
     def list_games():
         """Every game: id, title, allowed player counts, options with defaults, rules version."""
         return json_response({"games": [adjudication.game_info(game) for game in GAMES.values()]})
@@ -68,15 +68,20 @@ def described(text: str):
     return decorate
 
 
-def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, doc: str, answer) -> None:
+def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, doc: str, answer,
+                    game_id: str) -> None:
     """Register ``POST <blp>/<path>``: the body loaded with ``request_schema`` (422 otherwise),
-    answered with ``answer(body)`` as canonical JSON, documented with ``answer_schema``."""
+    answered with ``answer(body)`` as canonical JSON, documented with ``answer_schema`` and
+    examples from a real setup of ``game_id``."""
     def view(body):
         return json_response(answer(body))
 
     view.__name__ = path.replace("-", "_")  # the endpoint name, unique within the blueprint
     view.__doc__ = doc
-    blp.route(f"/{path}", methods=["POST"])(blp.arguments(request_schema)(blp.response(200, answer_schema)(view)))
+    request_examples, answer_examples = examples.game_operation(game_id, path)
+    blp.route(f"/{path}", methods=["POST"])(
+        blp.arguments(request_schema, examples=request_examples)(
+            blp.response(200, answer_schema, examples=answer_examples)(view)))
 
 
 def game_blueprint(game: Game) -> Blueprint:
@@ -87,16 +92,10 @@ def game_blueprint(game: Game) -> Blueprint:
     name = game.title
 
     @blp.route("")
-    @blp.response(200, GameDetail)
+    @blp.response(200, GameDetail, examples=examples.game_detail(game.id))
     @described(f"{name}: the game's entry and its default card catalogue.")
     def detail():
-        info = adjudication.game_info(game)
-        info["catalogue"] = game.catalogue()
-        language = request_language()
-        info["violations"] = [{"code": code, "message": translate(message, language, game.id),
-                               "rule": translate(rule, language, game.id)}
-                              for code, (message, rule) in sorted(game.messages.items())]
-        return json_response(info)
+        return json_response(adjudication.game_detail(game, request_language()))
 
     operations = (
         ("setup", schemas.setup_request, schemas.setup_answer,
@@ -121,7 +120,7 @@ def game_blueprint(game: Game) -> Blueprint:
          lambda body: adjudication.replay(game, body, request_language())),
     )
     for path, request_schema, answer_schema, doc, answer in operations:
-        _post_operation(blp, path, request_schema(), answer_schema, doc, answer)
+        _post_operation(blp, path, request_schema(), answer_schema, doc, answer, game.id)
     return blp
 
 

@@ -30,7 +30,7 @@ from flask import Flask, Response, current_app, request
 from flask_smorest import Api
 from marshmallow import ValidationError
 
-from referee.api import adjudication, live
+from referee.api import adjudication, examples, live
 from referee.api.games import json_response, request_language
 from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, MatchLegalMoves, MatchLog,
                                        MatchVerdict, MoveRequest, SeatQuery, SeatRequiredQuery)
@@ -263,9 +263,14 @@ _MATCH_ID = {"match_id": "$response.body#/id"}
 
 # -- endpoints --------------------------------------------------------------------------------
 
+def _examples(operation: str) -> tuple[dict | None, dict]:
+    """The examples of a match operation, built with this module's own answer shapes."""
+    return examples.match_operation(operation, _match_json)
+
+
 @blp.route("", methods=["POST"])
-@blp.arguments(MatchCreateRequest())
-@blp.response(201, MatchCreated, headers={
+@blp.arguments(MatchCreateRequest(), examples=_examples("createMatch")[0])
+@blp.response(201, MatchCreated, examples=_examples("createMatch")[1], headers={
     "Location": {"description": "the match's URL", "schema": {"type": "string"}}, **_ETAG_HEADER})
 @blp.doc(operationId="createMatch", responses={
     201: {"links": {
@@ -305,7 +310,7 @@ def create_match(body):
 
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
-@blp.response(200, Match, headers=_ETAG_HEADER)
+@blp.response(200, Match, examples=_examples("getMatch")[1], headers=_ETAG_HEADER)
 @blp.doc(operationId="getMatch", parameters=[*_READ_PARAMS, _PREFER_WAIT], security=[{}, {SECURITY_SCHEME: []}],
          responses={"304": _NOT_MODIFIED, "401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
                     "503": _UNAVAILABLE})
@@ -396,7 +401,7 @@ def get_events(query, match_id):
 
 @blp.route("/<string:match_id>/log", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
-@blp.response(200, MatchLog, headers=_ETAG_HEADER)
+@blp.response(200, MatchLog, examples=_examples("getMatchLog")[1], headers=_ETAG_HEADER)
 @blp.doc(operationId="getMatchLog", parameters=_READ_PARAMS, security=[{}, {SECURITY_SCHEME: []}],
          responses={"304": _NOT_MODIFIED, "401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
                     "503": _UNAVAILABLE})
@@ -422,7 +427,7 @@ def get_log(query, match_id):
 
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
 @blp.arguments(SeatRequiredQuery(), location="query")
-@blp.response(200, MatchLegalMoves, headers=_ETAG_HEADER)
+@blp.response(200, MatchLegalMoves, examples=_examples("getMatchLegalMoves")[1], headers=_ETAG_HEADER)
 @blp.doc(operationId="getMatchLegalMoves", security=[{SECURITY_SCHEME: []}],
          responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
                     "503": _UNAVAILABLE})
@@ -463,30 +468,32 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _expected_versions() -> tuple[frozenset[int], list[str]]:
-    """The versions named by If-Match's strong tags, and the weak tags it holds.
+def _expected_versions() -> tuple[frozenset[int], list[str], ProblemError | None]:
+    """The versions named by If-Match's strong tags, the weak tags it holds, and the 400 to
+    raise (after the seat's secret is checked) when it is not a list of quoted entity tags
+    (RFC 9110 section 8.8.3: ``"1"``, not ``1``).
 
-    RFC 9110 section 13.1.1: If-Match uses the strong comparison, so a weak tag (``W/"1"``)
-    never matches; the condition holds when a strong tag is the current version. 428 without
-    the header (or with ``*``); 400 when it is not a list of quoted entity tags (section
-    8.8.3: ``"1"``, not ``1``); an empty set (so 412) when it names no version."""
+    Section 13.1.1: If-Match uses the strong comparison, so a weak tag (``W/"1"``) never
+    matches; the condition holds when a strong tag is the current version. 428 without the
+    header (or with ``*``); an empty set (so 412) when it names no version."""
     header = request.headers.get("If-Match")
     if header is None:
         raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
     if header.strip() == "*":
         raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
     if not _IF_MATCH.match(header):
-        raise ProblemError(400, f"If-Match must list entity tags in double quotes (RFC 9110 section 8.8.3), "
-                                f"as the ETag header gives them: If-Match: \"1\", not {header!r}.",
-                           [("/headers/If-Match", "not a list of quoted entity tags")],
-                           title="Malformed header", slug="malformed-header")
+        return frozenset(), [], ProblemError(
+            400, f"If-Match must list entity tags in double quotes, as the ETag header gives them (RFC 9110 "
+                 f"section 8.8.3): {header.strip()!r} is not one.",
+            [("/headers/If-Match", "not a list of quoted entity tags")], title="Malformed header",
+            slug="malformed-header")
     strong, weak = set(), []
     for weak_prefix, tag in _TAG.findall(header):
         if weak_prefix:
             weak.append(f'W/"{tag}"')
         elif _VERSION.match(tag):
             strong.add(int(tag))
-    return frozenset(strong), weak
+    return frozenset(strong), weak, None
 
 
 def _stale(version: int, weak: list[str]) -> ProblemError:
@@ -509,8 +516,8 @@ def _not_modified(version: int) -> Response | None:
 
 
 @blp.route("/<string:match_id>/moves", methods=["POST"])
-@blp.arguments(MoveRequest())
-@blp.response(200, MatchVerdict, description="The verdict (a rule violation is a normal answer: legal false, "
+@blp.arguments(MoveRequest(), examples=_examples("postMove")[0])
+@blp.response(200, MatchVerdict, examples=_examples("postMove")[1], description="The verdict (a rule violation is a normal answer: legal false, "
               "and the match does not change)", headers=_ETAG_HEADER)
 @blp.doc(operationId="postMove", security=[{SECURITY_SCHEME: []}], parameters=[
     {"in": "header", "name": "If-Match", "required": True,
@@ -534,7 +541,7 @@ def post_move(body, match_id):
     """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
     A legal move advances the match by one version atomically (compare-and-set on If-Match);
     an illegal move is answered 200 with its violations and changes nothing."""
-    expected, weak = _expected_versions()
+    expected, weak, malformed = _expected_versions()
     key = _idempotency_key()
     store = _store()
     recent = _recent()
@@ -548,6 +555,8 @@ def post_move(body, match_id):
     move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
     seat = move["player"]
     _require_seat(meta, seat, "/move/player")
+    if malformed is not None:
+        raise malformed
     fingerprint = _fingerprint(seat, move) if key is not None else ""
     if version not in expected:
         if key is not None:

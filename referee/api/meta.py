@@ -7,6 +7,7 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint, current_app, send_from_directory
 
+from referee.api import examples
 from referee.api.games import json_response
 from referee.api.problems import PROBLEM_TYPES, problem_response
 from referee.api.parsing import Blueprint
@@ -19,14 +20,14 @@ health_blp = Blueprint("health", __name__, description="Liveness and readiness")
 
 
 @health_blp.route("/healthz")
-@health_blp.response(200, Health)
+@health_blp.response(200, Health, examples=examples.health())
 def healthz():
     """Liveness: the process answers. Never touches the match store."""
     return json_response({"status": "ok"})
 
 
 @health_blp.route("/readyz")
-@health_blp.response(200, Health)
+@health_blp.response(200, Health, examples=examples.readiness())
 @health_blp.alt_response(503, schema=Health, description="The match store does not answer")
 def readyz():
     """Readiness: reports the match store (kind and whether it answers); 503 when it does not."""

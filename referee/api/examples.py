@@ -1,0 +1,169 @@
+"""Examples of the contract: the request and answer bodies of every operation, computed from
+real setups (2 players, seed "example") by the code that serves them, so that they always fit
+the schemas (tests/test_examples.py checks them against the contract and, for matches,
+against the answers of a real match).
+
+Each function answers OpenAPI ``examples`` maps: ``{name: {"summary", "value"}}``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Callable
+
+from referee.api import adjudication
+from referee.games import GAMES
+
+SEED = "example"
+PLAYERS = 2
+LANGUAGE = "en"
+SHOWN_MOVES = 3  # a legal-moves example lists the first moves only
+# Values a real match makes at random or from the clock, in their real shapes.
+MATCH_ID = "q3YV0Rj9mP2bX7wKc4LtAw"
+SEAT_SECRETS = ["c0Vn3kq8Z1xJmR5tY2bW9hLsQe4uA6dF", "Hp7rT2mX9vK4nB1cZ8wQ3yL6jE5sG0aU"]
+CREATED = 1767268800.0  # 2026-01-01T12:00:00Z
+MOVED = CREATED + 42.5
+TTL = 604800
+
+
+def _copy(value: Any) -> Any:
+    """A fresh copy (YAML output would otherwise share repeated objects as anchors)."""
+    return json.loads(json.dumps(value))
+
+
+def named(name: str, summary: str, value: Any) -> dict:
+    return {name: {"summary": summary, "value": _copy(value)}}
+
+
+@lru_cache(maxsize=None)
+def _game_run(game_id: str) -> dict:
+    """A real setup of ``game_id`` and its first moves."""
+    game = GAMES[game_id]
+    setup_body = {"players": PLAYERS, "seed": SEED}
+    state = adjudication.setup(game, dict(setup_body))["state"]
+    moves = game.legal_moves(state)
+    move = moves[0]
+    verdict = adjudication.verdict_json(game.adjudicate(state, move, checked=True), LANGUAGE, game)
+    illegal_move = {**move, "player": (move["player"] + 1) % PLAYERS}
+    illegal = adjudication.verdict_json(game.adjudicate(state, illegal_move, checked=True), LANGUAGE, game)
+    second = game.legal_moves(verdict["state"])[0]
+    replay_body = {"state": state, "moves": [move, second]}
+    return {"setup": setup_body, "state": state, "moves": moves, "move": move, "verdict": verdict,
+            "illegal_move": illegal_move if not illegal["legal"] else None, "illegal": illegal,
+            "score": adjudication.score(game, {"state": state}),
+            "replay": replay_body, "replayed": adjudication.replay(game, _copy(replay_body), LANGUAGE)}
+
+
+def _first_moves(moves: list) -> tuple[str, list]:
+    if len(moves) <= SHOWN_MOVES:
+        return "every move", moves
+    return f"the first {SHOWN_MOVES} of the {len(moves)} moves (the answer lists them all)", moves[:SHOWN_MOVES]
+
+
+def game_operation(game_id: str, operation: str) -> tuple[dict, dict]:
+    """``(request examples, answer examples)`` of a stateless operation of ``game_id``
+    (setup, legal-moves, adjudicate, score, replay)."""
+    run = _game_run(game_id)
+    title = GAMES[game_id].title
+    start = f"{title}, {PLAYERS} players, seed {SEED!r}"
+    state_body = {"state": run["state"]}
+    if operation == "setup":
+        return named("setup", start, run["setup"]), named("first_state", f"the first state of {start}", state_body)
+    if operation == "legal-moves":
+        what, shown = _first_moves(run["moves"])
+        return (named("first_state", f"the first state of {start}", state_body),
+                named("moves", f"{what} of that state", {"moves": shown}))
+    if operation == "adjudicate":
+        requests = named("legal", f"the first listed move in the first state of {start}",
+                         {"state": run["state"], "move": run["move"]})
+        answers = named("legal", "a legal move: the next state, events and scores", run["verdict"])
+        if run["illegal_move"] is not None:
+            requests.update(named("illegal", "the same move by the other seat",
+                                  {"state": run["state"], "move": run["illegal_move"]}))
+            answers.update(named("illegal", "an illegal move: violations with code, message and rulebook "
+                                            "section; no next state", run["illegal"]))
+        return requests, answers
+    if operation == "score":
+        return (named("first_state", f"the first state of {start}", state_body),
+                named("scores", "the score sheet and outcome (provisional: the game goes on)", run["score"]))
+    if operation == "view":
+        body = {"state": run["state"], "seat": 0}
+        return (named("seat_0", f"seat 0 asks for its view of the first state of {start}", body),
+                named("seat_0", "what seat 0 sees: its own hand, the other hands and the pile as sizes",
+                      adjudication.view(GAMES[game_id], _copy(body))))
+    if operation == "replay":
+        return (named("two_moves", f"two listed moves from the first state of {start}", run["replay"]),
+                named("replayed", "the final state and one verdict per move", run["replayed"]))
+    raise KeyError(operation)
+
+
+def game_list() -> dict:
+    return named("games", "the games", {"games": [adjudication.game_info(game) for game in GAMES.values()]})
+
+
+def game_detail(game_id: str) -> dict:
+    return named("detail", f"{GAMES[game_id].title} in English",
+                 adjudication.game_detail(GAMES[game_id], LANGUAGE))
+
+
+def health() -> dict:
+    return named("alive", "the process answers", {"status": "ok"})
+
+
+def readiness() -> dict:
+    from referee.store.memory import MemoryStore
+    return named("ready", "the in-process match store (no REDIS_URL)",
+                 {"status": "ready", "store": MemoryStore().health()})
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+MATCH_GAME = "scratch-and-catch"
+
+
+def _time(epoch: float) -> str:
+    from datetime import datetime, timezone
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@lru_cache(maxsize=None)
+def _match_run(match_json: Callable) -> dict:
+    game = GAMES[MATCH_GAME]
+    run = _game_run(MATCH_GAME)
+    meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED}
+    created = match_json(game, MATCH_ID, meta, 0, run["state"], CREATED, CREATED + TTL, None)
+    created["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(SEAT_SECRETS)]
+    after = run["verdict"]["state"]
+    seat_view = match_json(game, MATCH_ID, meta, 1, after, MOVED, MOVED + TTL, 0)
+    moves = [move for move in run["moves"] if move.get("player") == 0]
+    verdict = dict(run["verdict"], id=MATCH_ID, version=1, state=game.view(after, 0))
+    if not verdict["outcome"]["finished"]:
+        verdict["scores"] = None
+    entry = {"version": 1, "player": run["move"]["player"], "at": _time(MOVED), "move": run["move"],
+             "events": run["verdict"]["events"], "redacted": False}
+    return {"create": {"game": MATCH_GAME, "players": PLAYERS, "seed": SEED}, "created": created,
+            "seat_view": seat_view, "moves": moves, "move": run["move"], "verdict": verdict,
+            "log": {"id": MATCH_ID, "game": MATCH_GAME, "version": 1, "seat": None, "entries": [entry]}}
+
+
+def match_operation(operation: str, match_json: Callable) -> tuple[dict | None, dict]:
+    """``(request examples or None, answer examples)`` of a match operation (createMatch,
+    getMatch, getMatchLegalMoves, postMove, getMatchLog); ``match_json`` builds a match answer
+    as the service does."""
+    run = _match_run(match_json)
+    title = GAMES[MATCH_GAME].title
+    if operation == "createMatch":
+        return (named("create", f"{title}, {PLAYERS} players, seed {SEED!r}", run["create"]),
+                named("created", "version 0, the spectator's view and one secret per seat", run["created"]))
+    if operation == "getMatch":
+        return None, named("seat_0", "seat 0's view (?seat=0 with its secret) after its first move", run["seat_view"])
+    if operation == "getMatchLegalMoves":
+        return None, named("moves", "seat 0's moves at version 0",
+                           {"id": MATCH_ID, "game": MATCH_GAME, "version": 0, "seat": 0, "moves": run["moves"]})
+    if operation == "postMove":
+        return (named("move", "seat 0's first move, with If-Match: \"0\"", {"move": run["move"]}),
+                named("legal", "legal: the match is at version 1; the state as seat 0 sees it", run["verdict"]))
+    if operation == "getMatchLog":
+        return None, named("log", "a spectator's log after one move", run["log"])
+    raise KeyError(operation)
