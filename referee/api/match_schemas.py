@@ -12,7 +12,7 @@ from importlib import import_module
 
 from marshmallow import Schema, fields, validate
 
-from referee.api.schemas import Event, OutcomeOut, ViolationOut
+from referee.api.schemas import Event, OutcomeOut, ViolationOut, prefix_of
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
 
@@ -116,11 +116,26 @@ class SeatRequiredQuery(Schema):
         "description": "the seat asking (needs its secret)"})
 
 
-class MatchLegalMoves(Schema):
-    id = fields.String(required=True)
-    game = fields.String(required=True)
-    version = fields.Integer(required=True, metadata={"description": "the version these moves apply to (the ETag)"})
-    seat = fields.Integer(required=True)
-    moves = fields.List(_move(), required=True, metadata={
-        "description": "every move this seat may make now, as the game's <Game>Move schema; a value this seat "
-                       "cannot see (a card still in a face-down pile at a table game) is null: name what you see"})
+def _legal_moves_schema(game_id: str, module) -> type[Schema]:
+    """The legal-moves answer of a match of ``game_id``: its moves as the game's move schema
+    (a generated client tells the games apart by ``game``; their moves alone may look alike)."""
+    return Schema.from_dict({
+        "id": fields.String(required=True),
+        "game": fields.String(required=True, validate=validate.Equal(game_id)),
+        "version": fields.Integer(required=True, metadata={"description": "the version these moves apply to (the ETag)"}),
+        "seat": fields.Integer(required=True),
+        "moves": fields.List(fields.Nested(module.MOVE), required=True, metadata={
+            "description": "every move this seat may make now; a value this seat cannot see (a card still in a "
+                           "face-down pile at a table game) is null: name what you see"}),
+    }, name=f"{prefix_of(game_id)}MatchLegalMoves")
+
+
+LEGAL_MOVES = {game_id: _legal_moves_schema(game_id, module) for game_id, module in _GAME_SCHEMAS.items()}
+
+
+def legal_moves_doc() -> dict:
+    """The answer schema of a match's legal-moves: one of the games' (components registered by
+    :func:`referee.api.matches.register_matches`), told apart by ``game``."""
+    refs = {game_id: f"#/components/schemas/{schema.__name__}" for game_id, schema in LEGAL_MOVES.items()}
+    return {"oneOf": [{"$ref": ref} for ref in refs.values()],
+            "discriminator": {"propertyName": "game", "mapping": refs}}

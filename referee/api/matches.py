@@ -32,8 +32,8 @@ from marshmallow import ValidationError
 
 from referee.api import adjudication, examples, live
 from referee.api.games import json_response, request_language
-from referee.api.match_schemas import (Match, MatchCreated, MatchCreateRequest, MatchLegalMoves, MatchLog,
-                                       MatchVerdict, MoveRequest, SeatQuery, SeatRequiredQuery)
+from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
+                                       MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
 from referee.api.parsing import Blueprint
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
 from referee.engine import information
@@ -427,7 +427,7 @@ def get_log(query, match_id):
 
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
 @blp.arguments(SeatRequiredQuery(), location="query")
-@blp.response(200, MatchLegalMoves, examples=_examples("getMatchLegalMoves")[1], headers=_ETAG_HEADER)
+@blp.response(200, legal_moves_doc(), examples=_examples("getMatchLegalMoves")[1], headers=_ETAG_HEADER)
 @blp.doc(operationId="getMatchLegalMoves", security=[{SECURITY_SCHEME: []}],
          responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID,
                     "503": _UNAVAILABLE})
@@ -622,6 +622,8 @@ def register_matches(app: Flask, api: Api) -> None:
     api.spec.components.security_scheme(SECURITY_SCHEME, {
         "type": "http", "scheme": "bearer",
         "description": "a seat's secret, returned once when the match is created"})
+    for schema in LEGAL_MOVES.values():
+        api.spec.components.schema(schema.__name__, schema=schema)
     api.register_blueprint(blp)
     app.register_error_handler(StoreUnavailable, _unavailable)
 
