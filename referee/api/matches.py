@@ -30,7 +30,7 @@ from flask import Flask, Response, current_app, request
 from flask_smorest import Api
 from marshmallow import ValidationError
 
-from referee.api import adjudication, examples, live
+from referee.api import adjudication, conditions, examples, live
 from referee.api.games import json_response, request_language
 from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
                                        MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
@@ -44,14 +44,7 @@ from referee.store import StoreUnavailable, store_from_env
 RETRY_AFTER_SECONDS = 1
 MAX_KEY_LENGTH = 255
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
-_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as _etag writes it
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-# RFC 9110 section 8.8.3: entity-tag = [ W/ ] DQUOTE *etagc DQUOTE, in a comma-separated list.
-_ENTITY_TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
-_IF_MATCH = re.compile(rf"^[ \t]*(?:,[ \t]*)*{_ENTITY_TAG}(?:[ \t]*,(?:[ \t]*{_ENTITY_TAG})?)*[ \t]*$")
-_TAG = re.compile(r'(W/)?"([^"]*)"')
-# The same list in the contract, ASCII only (JSON Schema patterns are ECMA-262 regexes).
-_IF_MATCH_DOC = r'^(W/)?"[\x21\x23-\x7e]*"([ \t]*,[ \t]*(W/)?"[\x21\x23-\x7e]*")*$'
 SECURITY_SCHEME = "SeatSecret"
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
@@ -324,13 +317,12 @@ def get_match(query, match_id):
     503 with Retry-After when too many requests already wait on this server."""
     seat = query.get("seat")
     snap, meta = _read(match_id, seat)
-    if request.if_none_match.contains_weak(_etag(snap.version).strip('"')):
+    if conditions.not_modified(snap.version):
         snap = _wait_for_change(match_id, snap)
         if snap is None:
             raise _not_found(match_id)
-        if request.if_none_match.contains_weak(str(snap.version)):
-            response = _private(Response(status=304), snap.version)
-            return _preference_applied(response)
+        if conditions.not_modified(snap.version):
+            return _preference_applied(_private(Response(status=304), snap.version))
     game = GAMES[meta["game"]]
     state = json.loads(snap.state)
     _recent().put(match_id, snap.version, meta, state, snap.state)
@@ -410,9 +402,8 @@ def get_log(query, match_id):
     ``?seat=N``, with its secret) may read them: values hidden from the reader are null."""
     seat = query.get("seat")
     snap, meta = _read(match_id, seat)
-    unchanged = _not_modified(snap.version)
-    if unchanged is not None:
-        return unchanged
+    if conditions.not_modified(snap.version):
+        return _private(Response(status=304), snap.version)
     entries = _store().log(match_id)
     if entries is None:
         raise _not_found(match_id)
@@ -468,60 +459,13 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _expected_versions() -> tuple[frozenset[int], list[str], ProblemError | None]:
-    """The versions named by If-Match's strong tags, the weak tags it holds, and the 400 to
-    raise (after the seat's secret is checked) when it is not a list of quoted entity tags
-    (RFC 9110 section 8.8.3: ``"1"``, not ``1``).
-
-    Section 13.1.1: If-Match uses the strong comparison, so a weak tag (``W/"1"``) never
-    matches; the condition holds when a strong tag is the current version. 428 without the
-    header (or with ``*``); an empty set (so 412) when it names no version."""
-    header = request.headers.get("If-Match")
-    if header is None:
-        raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
-    if header.strip() == "*":
-        raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
-    if not _IF_MATCH.match(header):
-        return frozenset(), [], ProblemError(
-            400, f"If-Match must list entity tags in double quotes, as the ETag header gives them (RFC 9110 "
-                 f"section 8.8.3): {header.strip()!r} is not one.",
-            [("/headers/If-Match", "not a list of quoted entity tags")], title="Malformed header",
-            slug="malformed-header")
-    strong, weak = set(), []
-    for weak_prefix, tag in _TAG.findall(header):
-        if weak_prefix:
-            weak.append(f'W/"{tag}"')
-        elif _VERSION.match(tag):
-            strong.add(int(tag))
-    return frozenset(strong), weak, None
-
-
-def _stale(version: int, weak: list[str]) -> ProblemError:
-    """412: If-Match names no strong tag of the current version (and why, for weak tags)."""
-    detail = f"The match is at version {version}; this move was chosen on another version."
-    if weak:
-        detail = (f"The match is at version {version}. If-Match compares entity tags strongly (RFC 9110 "
-                  f"section 13.1.1), so the weak tag {', '.join(weak)} never matches: send the ETag exactly "
-                  f"as given, {_etag(version)}.")
-    return ProblemError(412, detail, headers={"ETag": _etag(version)})
-
-
-def _not_modified(version: int) -> Response | None:
-    """304 when If-None-Match names this version (RFC 9110 section 13.1.2: weak comparison;
-    ``*`` matches any current match), with the ETag and the private-answer headers."""
-    condition = request.if_none_match
-    if not condition or not condition.contains_weak(str(version)):
-        return None
-    return _private(Response(status=304), version)
-
-
 @blp.route("/<string:match_id>/moves", methods=["POST"])
 @blp.arguments(MoveRequest(), examples=_examples("postMove")[0])
 @blp.response(200, MatchVerdict, examples=_examples("postMove")[1], description="The verdict (a rule violation is a normal answer: legal false, "
               "and the match does not change)", headers=_ETAG_HEADER)
 @blp.doc(operationId="postMove", security=[{SECURITY_SCHEME: []}], parameters=[
     {"in": "header", "name": "If-Match", "required": True,
-     "schema": {"type": "string", "pattern": _IF_MATCH_DOC},
+     "schema": {"type": "string", "pattern": conditions.IF_MATCH_PATTERN},
      "description": "the ETag of the version the move was chosen on, quoted as the ETag header gives it "
                     "(\"3\"); compared strongly (RFC 9110 section 13.1.1), so a weak tag W/\"3\" never matches"},
     {"in": "header", "name": "Idempotency-Key", "required": False,
@@ -541,7 +485,7 @@ def post_move(body, match_id):
     """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
     A legal move advances the match by one version atomically (compare-and-set on If-Match);
     an illegal move is answered 200 with its violations and changes nothing."""
-    expected, weak, malformed = _expected_versions()
+    expected, weak, malformed = conditions.if_match()
     key = _idempotency_key()
     store = _store()
     recent = _recent()
@@ -563,7 +507,7 @@ def post_move(body, match_id):
             stored = store.idempotent(match_id, key)
             if stored is not None:
                 return _replayed(stored, fingerprint)
-        raise _stale(version, weak)
+        raise conditions.stale(version, weak)
     if state is None:
         state = json.loads(state_before)
         recent.put(match_id, version, meta, state, state_before)

@@ -1,0 +1,68 @@
+"""Conditional requests on matches (RFC 9110 section 13): If-Match on moves, If-None-Match on
+reads. The match's version is its strong entity tag, written ``"3"``."""
+
+from __future__ import annotations
+
+import re
+
+from flask import request
+
+from referee.api.problems import ProblemError
+
+_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as etag() writes it
+# Section 8.8.3: entity-tag = [ W/ ] DQUOTE *etagc DQUOTE, in a comma-separated list.
+_ENTITY_TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
+_ENTITY_TAGS = re.compile(rf"^[ \t]*(?:,[ \t]*)*{_ENTITY_TAG}(?:[ \t]*,(?:[ \t]*{_ENTITY_TAG})?)*[ \t]*$")
+_TAG = re.compile(r'(W/)?"([^"]*)"')
+# The same list in the contract, ASCII only (JSON Schema patterns are ECMA-262 regexes).
+IF_MATCH_PATTERN = r'^(W/)?"[\x21\x23-\x7e]*"([ \t]*,[ \t]*(W/)?"[\x21\x23-\x7e]*")*$'
+
+
+def etag(version: int) -> str:
+    """The strong entity tag of a match version."""
+    return f'"{version}"'
+
+
+def if_match() -> tuple[frozenset[int], list[str], ProblemError | None]:
+    """What If-Match names: the versions of its strong tags, its weak tags, and the 400 to raise
+    (once the seat's secret is checked) when it is not a list of quoted entity tags (section
+    8.8.3: ``"1"``, not ``1``).
+
+    Section 13.1.1: If-Match uses the strong comparison, so a weak tag (``W/"1"``) never
+    matches; the condition holds when a strong tag names the current version. Raises 428
+    without the header (or with ``*``). An empty set of versions means 412."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
+    if header.strip() == "*":
+        raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
+    if not _ENTITY_TAGS.match(header):
+        return frozenset(), [], ProblemError(
+            400, f"If-Match must list entity tags in double quotes, as the ETag header gives them (RFC 9110 "
+                 f"section 8.8.3): {header.strip()!r} is not one.",
+            [("/headers/If-Match", "not a list of quoted entity tags")], title="Malformed header",
+            slug="malformed-header")
+    strong, weak = set(), []
+    for weak_prefix, tag in _TAG.findall(header):
+        if weak_prefix:
+            weak.append(f'W/"{tag}"')
+        elif _VERSION.match(tag):
+            strong.add(int(tag))
+    return frozenset(strong), weak, None
+
+
+def stale(version: int, weak: list[str]) -> ProblemError:
+    """412: If-Match names no strong tag of the current ``version`` (saying why for weak tags)."""
+    detail = f"The match is at version {version}; this move was chosen on another version."
+    if weak:
+        detail = (f"The match is at version {version}. If-Match compares entity tags strongly (RFC 9110 "
+                  f"section 13.1.1), so the weak tag {', '.join(weak)} never matches: send the ETag exactly "
+                  f"as given, {etag(version)}.")
+    return ProblemError(412, detail, headers={"ETag": etag(version)})
+
+
+def not_modified(version: int) -> bool:
+    """Whether If-None-Match names ``version`` (section 13.1.2: weak comparison; ``*`` matches
+    any current match): the read is then answered 304."""
+    condition = request.if_none_match
+    return bool(condition) and condition.contains_weak(str(version))
