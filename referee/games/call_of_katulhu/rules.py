@@ -182,6 +182,9 @@ DISCLOSURE = Disclosure(
     },
 )
 
+# A state is judged up to this round (a move may then start the next: answers are not bounded by it).
+MAX_ROUND = 1_000_000
+
 
 class CallOfKatulhu(Game):
     """Call of Katulhu, 2 players (rulebook sections Setup, Gameplay, Optional Advanced Game
@@ -355,6 +358,8 @@ class CallOfKatulhu(Game):
                 errors.append(("/phase", "phase 'reveal' needs a cat to turn up and a place for it"))
         if state["round"] < 1:
             errors.append(("/round", "rounds are counted from 1"))
+        elif state["round"] > MAX_ROUND:
+            errors.append(("/round", f"at most {MAX_ROUND} rounds are judged"))
         if phase == "stall" and quiet != C.STALL_ROUNDS:
             errors.append(("/quiet_rounds", f"phase 'stall' follows {C.STALL_ROUNDS} rounds without any cat removed"))
         if phase != "stall" and not 0 <= quiet < C.STALL_ROUNDS:

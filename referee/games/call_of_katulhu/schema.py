@@ -92,7 +92,8 @@ class CallOfKatulhuState(Schema):
     phase = fields.String(required=True, validate=validate.OneOf(PHASES),
                           metadata={"description": "place: both place toys; stall: both discard a cat; "
                                                    "reveal: table chance, cats to turn up; over"})
-    round = fields.Integer(strict=True, required=True, validate=validate.Range(1, 1_000_000))
+    round = fields.Integer(strict=True, required=True, validate=validate.Range(min=1), metadata={
+        "description": "from 1; a state past round 1000000 is refused (422), a move may start the next round"})
     quiet_rounds = fields.Integer(strict=True, required=True, validate=validate.Range(0, 2),
                                   metadata={"description": "rounds in a row in which no cat left the table"})
     end = fields.String(required=True, allow_none=True, validate=validate.OneOf(END_REASONS),

@@ -44,6 +44,10 @@ END = "End of the Game"
 CHANCE_MODES = ("seeded", "table")
 
 
+# A state's fleas are judged up to this many per player (a move may then add a few: the answer's
+# states are not bounded by it).
+MAX_FLEAS = 10_000
+
 # Violation code -> (English message, rulebook section). Both are msgids of the Japanese catalog.
 MESSAGES = {
     "GAME_OVER": ("The game is over.", END),
@@ -325,7 +329,7 @@ class ScratchAndCatch(Game):
         if (len(cards) == len(known) and known.issuperset(cards) and len(set(cards)) == len(cards)
                 and values == sorted(set(values)) and all(1 <= v <= 10 for v in values)
                 and all(pile["cards"] and all(C.card_value(c) == pile["value"] for c in pile["cards"]) for pile in line)
-                and all(len(p["hand"]) <= C.HAND_SIZE and p["fleas"] >= 0 for p in players)):
+                and all(len(p["hand"]) <= C.HAND_SIZE and 0 <= p["fleas"] <= MAX_FLEAS for p in players)):
             return []
         errors: list[tuple[str, str]] = []
         where: dict[str, str] = {}
@@ -343,6 +347,8 @@ class ScratchAndCatch(Game):
                 errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
             if player["fleas"] < 0:
                 errors.append((f"/players/{seat}/fleas", "fleas cannot be negative"))
+            elif player["fleas"] > MAX_FLEAS:
+                errors.append((f"/players/{seat}/fleas", f"at most {MAX_FLEAS} fleas are judged"))
             for i, card in enumerate(player["hand"]):
                 claim(card, f"/players/{seat}/hand/{i}")
             for i, card in enumerate(player["collected"]):

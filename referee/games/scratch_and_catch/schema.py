@@ -65,7 +65,9 @@ class ScratchAndCatchStateOptions(Schema):
 
 class ScratchAndCatchPlayer(Schema):
     hand = _cards(required=True, validate=validate.Length(max=4))
-    fleas = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=10_000))
+    fleas = fields.Integer(strict=True, required=True, validate=validate.Range(min=0), metadata={
+        "description": "flea tokens held, as a number; a state with more than 10000 is refused (422), a move may "
+                       "add a few more"})
     collected = _cards(required=True, validate=validate.Length(max=MAX_CARDS))
 
 
