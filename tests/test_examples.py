@@ -3,6 +3,8 @@ examples; each fits its schema; and each is what the service really answers."""
 
 from __future__ import annotations
 
+import json
+
 import jsonschema_rs
 import pytest
 
@@ -43,11 +45,15 @@ def test_every_operation_has_examples_that_fit_their_schemas(path, method, opera
     answers = {status: answer for status, answer in operation["responses"].items() if str(status).startswith("2")}
     assert answers
     for status, answer in answers.items():
-        media = answer["content"]["application/json"]
+        [(kind, media)] = answer["content"].items()
         examples = _examples(media)
         assert examples, f"{method} {path} {status}: no answer example"
         for name, example in examples.items():
             assert _check(media["schema"], example["value"]) == [], (name, status)
+            if kind == "text/event-stream":  # each event's data is a log entry as the reader sees it
+                events = [line[len("data: "):] for line in example["value"].splitlines() if line.startswith("data: ")]
+                assert events and all(_check({"$ref": "#/components/schemas/LogEntry"}, json.loads(data)) == []
+                                      for data in events), name
 
 
 def test_a_wrong_example_would_not_fit():

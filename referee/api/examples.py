@@ -137,9 +137,8 @@ def _match_run(match_json: Callable) -> dict:
     after = run["verdict"]["state"]
     seat_view = match_json(game, MATCH_ID, meta, 1, after, MOVED, MOVED + TTL, 0)
     moves = [move for move in run["moves"] if move.get("player") == 0]
-    verdict = dict(run["verdict"], id=MATCH_ID, version=1, state=game.view(after, 0))
-    if not verdict["outcome"]["finished"]:
-        verdict["scores"] = None
+    verdict = dict(run["verdict"], id=MATCH_ID, version=1, state=game.view(after, 0),
+                   scores=game.visible_scores(after, 0))
     entry = {"version": 1, "player": run["move"]["player"], "at": _time(MOVED), "move": run["move"],
              "events": run["verdict"]["events"], "redacted": False}
     return {"create": {"game": MATCH_GAME, "players": PLAYERS, "seed": SEED}, "created": created,
@@ -166,4 +165,8 @@ def match_operation(operation: str, match_json: Callable) -> tuple[dict | None, 
                 named("legal", "legal: the match is at version 1; the state as seat 0 sees it", run["verdict"]))
     if operation == "getMatchLog":
         return None, named("log", "a spectator's log after one move", run["log"])
+    if operation == "getMatchEvents":
+        from referee.api import live
+        stream = f"retry: {live.RECONNECT_MILLISECONDS}\n\n" + live.sse("move", run["log"]["entries"][0], 1)
+        return None, named("first_move", "a spectator following the match from version 0: the first move", stream)
     raise KeyError(operation)

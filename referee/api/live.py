@@ -98,7 +98,8 @@ def last_event_id(header: str | None) -> int | None:
     return int(text)
 
 
-def _sse(event: str, data: Any, event_id: int | None = None) -> str:
+def sse(event: str, data: Any, event_id: int | None = None) -> str:
+    """One server-sent event: ``id:`` (when given), ``event:`` and ``data:`` (compact JSON)."""
     lines = [] if event_id is None else [f"id: {event_id}"]
     lines += [f"event: {event}", "data: " + json.dumps(data, sort_keys=True, separators=(",", ":"),
                                                        ensure_ascii=False)]
@@ -120,19 +121,19 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Callable[
             texts = store.log(match_id)
             snap = store.get(match_id) if texts is not None else None
             if texts is None or snap is None:
-                yield _sse("gone", {"detail": "the match expired or never existed"})
+                yield sse("gone", {"detail": "the match expired or never existed"})
                 return
             records = [json.loads(text) for text in texts]
             for entry in render(records)[last:]:
-                yield _sse("move", entry, entry["version"])
+                yield sse("move", entry, entry["version"])
                 last = entry["version"]
             ended = finished(json.loads(snap.state))
             if ended is not None and last >= snap.version:
-                yield _sse("end", ended, last)
+                yield sse("end", ended, last)
                 return
             if store.wait(match_id, last, heartbeat) == last:
                 yield ": heartbeat\n\n"
     except StoreUnavailable:
-        yield _sse("unavailable", {"detail": "the match store does not answer; reconnect to resume"})
+        yield sse("unavailable", {"detail": "the match store does not answer; reconnect to resume"})
     finally:
         slots.release()

@@ -361,7 +361,9 @@ def _preference_applied(response: Response) -> Response:
     "in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string", "pattern": "^[0-9]+$"},
     "description": "resume after this version (sent again by EventSource on reconnection); absent: after the "
                    "current version"}], security=[{}, {SECURITY_SCHEME: []}],
-    responses={"401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID, "503": _UNAVAILABLE})
+    responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"},
+                                                       "examples": _examples("getMatchEvents")[1]}}},
+               "401": _UNAUTHORISED, "403": _FORBIDDEN, "404": _NOT_FOUND, "422": _INVALID, "503": _UNAVAILABLE})
 def get_events(query, match_id):
     """Follow a match live: one event per applied move, as the spectator (or seat ``?seat=N``,
     with its secret) may read its log entry; resumes after ``Last-Event-ID``; ends with an

@@ -152,7 +152,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
     })
     view_answer = make("ViewAnswer", {
         "seat": fields.Integer(required=True, allow_none=True),
-        "state": fields.Dict(required=True, metadata={
+        "state": fields.Nested(module.VIEW, required=True, metadata={
             "description": "the state as the seat sees it (a match's view): other hands as sizes, decks as "
                            "sizes, face-down cards left out, no generator"}),
         "scores": fields.Nested(scores, required=True, metadata={"description": "the score sheet as the seat sees it"}),
