@@ -1,18 +1,20 @@
 """Benchmark: a match move through Redis against a stateless adjudicate of the same move.
 
-One gunicorn server (gunicorn.conf.py, sync workers, WEB_CONCURRENCY workers, REDIS_URL set)
-answers both operations; load comes from separate processes, each with one keep-alive
-http.client connection (re-opened when the server closes it, as sync workers do). The same
-Scratch & Catch games are played both ways: each load process owns its matches and knows
-every legal move in advance (the engine replays the seeded game locally), so every request
-is a legal move at the right version, and the stateless run posts the very same moves with
-the full state before each one. Runs alternate (stateless, match, stateless, match...) and
-the report gives requests per second of each and the ratio match / stateless.
+One gunicorn server (``gunicorn -c gunicorn.conf.py``: the service's settings, worker class
+included; WEB_CONCURRENCY workers, REDIS_URL set) answers both operations; load comes from
+separate processes, each with one keep-alive http.client connection (re-opened when the
+server closes it, as sync workers do). The same Scratch & Catch games are played both ways:
+each load process owns its matches and knows every legal move in advance (the engine replays
+the seeded game locally), so every request is a legal move at the right version, and the
+stateless run posts the very same moves with the full state before each one. Runs alternate
+(stateless, match, stateless, match...) and the report gives requests per second of each and
+the ratio match / stateless. A second configuration pins redis-server alone on the last CPU
+with taskset (gunicorn and the load on the others), so the share of the round trip shows.
 
-    /work/venv/bin/python bench/bench_matches.py [--seconds 5] [--rounds 2] [--workers 2]
-        [--clients 2] [--players 2]
+    .venv/bin/python bench/bench_matches.py [--seconds 5] [--rounds 2] [--workers 2]
+        [--clients 2] [--players 2] [--no-pinned]
 
-Starts its own redis-server on a free port unless REDIS_URL is set. Prints a Markdown table.
+Starts its own redis-server on a free port unless REDIS_URL is set. Prints Markdown tables.
 """
 
 from __future__ import annotations
@@ -23,9 +25,7 @@ import json
 import multiprocessing
 import os
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,26 +34,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "bench"))
+
+import servers  # noqa: E402
 from referee.games import GAMES  # noqa: E402
 
+MATCH_AIM = 0.8
+
 GAME_ID = "scratch-and-catch"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_port(port: int, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on {port}")
 
 
 class Client:
@@ -96,8 +84,11 @@ def plan_games(seeds: list[str], players: int) -> list[list[tuple[dict, dict]]]:
     return plans
 
 
-def load(kind: str, port: int, index: int, seconds: float, players: int, start_at: float, queue) -> None:
+def load(kind: str, port: int, index: int, seconds: float, players: int, start_at: float, queue,
+         cpus: set[int] | None = None) -> None:
     """One load process: play its own games for ``seconds``; report (requests, errors)."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
     client = Client(port)
     json_headers = {"Content-Type": "application/json"}
     seeds = [f"bench-{kind}-{index}-{n}" for n in range(400)]
@@ -148,30 +139,11 @@ def load(kind: str, port: int, index: int, seconds: float, players: int, start_a
     queue.put((requests, errors))
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of processes (Linux /proc), 0 where unreadable."""
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-        except (OSError, IndexError, ValueError):
-            pass
-    return total
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def run(kind: str, port: int, clients: int, seconds: float, players: int) -> tuple[float, int]:
+def run(kind: str, port: int, clients: int, seconds: float, players: int,
+        cpus: set[int] | None = None) -> tuple[float, int]:
     queue = multiprocessing.Queue()
     start_at = time.time() + 3.0  # time for each process to plan and create its first matches
-    procs = [multiprocessing.Process(target=load, args=(kind, port, i, seconds, players, start_at, queue))
+    procs = [multiprocessing.Process(target=load, args=(kind, port, i, seconds, players, start_at, queue, cpus))
              for i in range(clients)]
     for proc in procs:
         proc.start()
@@ -182,6 +154,62 @@ def run(kind: str, port: int, clients: int, seconds: float, players: int) -> tup
     return total / seconds, sum(r[1] for r in results)
 
 
+def measure(args, tmp: Path, pinned: bool) -> dict:
+    """One configuration: its own redis-server (unless REDIS_URL is set) and gunicorn, runs
+    alternating stateless / match. ``pinned``: redis-server alone on the last CPU (taskset),
+    gunicorn and the load processes on the others."""
+    ncpu = os.cpu_count() or 1
+    redis_cpus = str(ncpu - 1) if pinned else None
+    other_cpus = set(range(ncpu - 1)) if pinned else None
+    other_list = ",".join(map(str, sorted(other_cpus))) if other_cpus else None
+    redis_proc = None
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        redis_proc, url = servers.start_redis(tmp, cpus=redis_cpus)
+    port = servers.free_port()
+    server = None
+    try:
+        server = servers.start_gunicorn(port, args.workers, url, tmp, cpus=other_list, log=tmp / "gunicorn.log")
+        rates: dict[str, list[float]] = {"stateless": [], "match": []}
+        cpu: dict[str, list[float]] = {"stateless": [0.0, 0.0, 0], "match": [0.0, 0.0, 0]}
+        errors = 0
+        workers = servers.children(server.pid)
+        redis_pids = [redis_proc.pid] if redis_proc else []
+        for _ in range(args.rounds):
+            for kind in ("stateless", "match"):
+                before = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
+                rate, failed = run(kind, port, args.clients, args.seconds, args.players, other_cpus)
+                after = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
+                rates[kind].append(rate)
+                errors += failed
+                cpu[kind][0] += after[0] - before[0]
+                cpu[kind][1] += after[1] - before[1]
+                cpu[kind][2] += int(rate * args.seconds)
+    finally:
+        servers.stop(server, redis_proc)
+    return {"rates": rates, "cpu": cpu, "errors": errors, "url": url}
+
+
+def report(args, title: str, figures: dict) -> float:
+    rates, cpu = figures["rates"], figures["cpu"]
+    stateless, match = statistics.mean(rates["stateless"]), statistics.mean(rates["match"])
+    print(f"\n{title}\n")
+    print(f"| operation | requests/s (mean of {args.rounds} runs of {args.seconds:g} s) | runs |")
+    print("|---|---|---|")
+    print(f"| POST /v1/games/{GAME_ID}/adjudicate (stateless) | {stateless:.0f} | "
+          + ", ".join(f"{r:.0f}" for r in rates["stateless"]) + " |")
+    print(f"| POST /v1/matches/{{id}}/moves (Redis) | {match:.0f} | "
+          + ", ".join(f"{r:.0f}" for r in rates["match"]) + " |")
+    ratio = match / stateless
+    print(f"\nratio match / stateless: {ratio:.2f} (aim {MATCH_AIM}: {'met' if ratio >= MATCH_AIM else 'not met'}); "
+          f"failed or illegal answers: {figures['errors']}")
+    for kind in ("stateless", "match"):
+        worker_cpu, redis_cpu, count = cpu[kind]
+        print(f"CPU per {kind} request (includes creating matches): gunicorn workers "
+              f"{worker_cpu / max(count, 1) * 1e6:.0f} us, redis-server {redis_cpu / max(count, 1) * 1e6:.0f} us")
+    return ratio
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -189,58 +217,21 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (WEB_CONCURRENCY)")
     parser.add_argument("--clients", type=int, default=2, help="load processes")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--no-pinned", action="store_true", help="skip the run with Redis on its own CPU")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-matches-"))
-    redis_proc = None
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        redis_port = free_port()
-        redis_proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(redis_port), "--save", "",
-                                       "--appendonly", "no", "--dir", str(tmp)], stdout=subprocess.DEVNULL)
-        wait_port(redis_port)
-        url = f"redis://127.0.0.1:{redis_port}/0"
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": url, "WEB_CONCURRENCY": str(args.workers), "BIND": f"127.0.0.1:{port}",
-           "GUNICORN_LOG_LEVEL": "warning"}
-    server = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py"], cwd=ROOT,
-                              env=env, stdout=(tmp / "gunicorn.log").open("wb"), stderr=subprocess.STDOUT)
     try:
-        wait_port(port)
-        rates: dict[str, list[float]] = {"stateless": [], "match": []}
-        cpu: dict[str, list[float]] = {"stateless": [0.0, 0.0, 0], "match": [0.0, 0.0, 0]}
-        errors = 0
-        workers = children(server.pid)
-        for _ in range(args.rounds):
-            for kind in ("stateless", "match"):
-                before = cpu_seconds(workers), cpu_seconds([redis_proc.pid] if redis_proc else [])
-                rate, failed = run(kind, port, args.clients, args.seconds, args.players)
-                after = cpu_seconds(workers), cpu_seconds([redis_proc.pid] if redis_proc else [])
-                rates[kind].append(rate)
-                errors += failed
-                cpu[kind][0] += after[0] - before[0]
-                cpu[kind][1] += after[1] - before[1]
-                cpu[kind][2] += int(rate * args.seconds)
-        stateless, match = statistics.mean(rates["stateless"]), statistics.mean(rates["match"])
-        print(f"| operation | requests/s (mean of {args.rounds} runs of {args.seconds:g} s) | runs |")
-        print("|---|---|---|")
-        print(f"| POST /v1/games/{GAME_ID}/adjudicate (stateless) | {stateless:.0f} | "
-              + ", ".join(f"{r:.0f}" for r in rates["stateless"]) + " |")
-        print(f"| POST /v1/matches/{{id}}/moves (Redis) | {match:.0f} | "
-              + ", ".join(f"{r:.0f}" for r in rates["match"]) + " |")
-        print(f"\nratio match / stateless: {match / stateless:.2f}; failed or illegal answers: {errors}")
-        for kind in ("stateless", "match"):
-            worker_cpu, redis_cpu, count = cpu[kind]
-            print(f"CPU per {kind} request (includes creating matches): gunicorn workers "
-                  f"{worker_cpu / max(count, 1) * 1e6:.0f} us, redis-server {redis_cpu / max(count, 1) * 1e6:.0f} us")
-        print(f"settings: {args.workers} sync workers, {args.clients} load processes, {args.players} players, "
-              f"{os.cpu_count()} CPUs, Redis {url.split('@')[-1]}")
+        print("gunicorn settings (gunicorn.conf.py):", servers.service_settings(args.workers),
+              f"{args.clients} load processes, {args.players} players, {os.cpu_count()} CPUs")
+        shared = measure(args, tmp, pinned=False)
+        report(args, "Every process on every CPU:", shared)
+        if not args.no_pinned and (os.cpu_count() or 1) > 1 and shutil.which("taskset"):
+            pinned = measure(args, tmp, pinned=True)
+            report(args, f"redis-server alone on CPU {os.cpu_count() - 1} (taskset); gunicorn and load on the others:",
+                   pinned)
+        print(f"Redis: {shared['url'].split('@')[-1]}")
     finally:
-        server.terminate()
-        server.wait(10)
-        if redis_proc is not None:
-            redis_proc.terminate()
-            redis_proc.wait(10)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -1,13 +1,16 @@
 """Benchmarks of the stateless referee (docs/benchmarks.md). A script, not a test.
 
-    python bench/bench_stateless.py [--game scratch-and-catch] [--seconds 10] [--json out.json]
+    python bench/bench_stateless.py [--game scratch-and-catch] [--seconds 10] [--workers 2]
+        [--threads 2] [--connections 8] [--skip-http] [--json out.json]
 
 1. In process: adjudications per second (moves of random games, state check included) and
    complete random games per second (setup, then legal-moves + adjudicate until the end).
 2. Over HTTP, in one run: POST /v1/games/<game>/adjudicate under gunicorn, against a minimal
-   Flask endpoint that parses and echoes the same JSON body under the same gunicorn settings;
-   the load comes from wrk (a separate process), in alternating rounds; the figures are the
-   median requests per second of each, their ratio, and the servers' resident memory.
+   Flask endpoint that parses and echoes the same JSON body (the floor); both servers run
+   ``gunicorn -c gunicorn.conf.py`` (the floor only swaps the WSGI app), so they share the
+   service's worker class, workers, keep-alive and preload; the load comes from wrk (a
+   separate process), in alternating rounds; the figures are the median requests per second
+   of each, their ratio, and a worker's resident memory.
 """
 
 from __future__ import annotations
@@ -18,20 +21,23 @@ import os
 import random
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+import servers  # noqa: E402
 from referee.games import GAMES  # noqa: E402
+
+IN_PROCESS_AIM = 50_000
+HTTP_AIM = 0.8
 
 ECHO_APP = textwrap.dedent('''
     from flask import Flask, Response, request
@@ -73,13 +79,17 @@ def sample_positions(game, count: int, seed: str = "bench") -> list[tuple[dict, 
 
 
 def bench_in_process(game, seconds: float) -> dict:
+    """Adjudications per second, state check included, by the wall clock and per second of
+    this process's CPU time (the second is what a busy machine disturbs least); complete
+    random games per second."""
     pairs = sample_positions(game, 2000)
-    done, start = 0, time.perf_counter()
+    done, start, cpu_start = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds / 2:
         for state, move in pairs:
             game.adjudicate(state, move)
         done += len(pairs)
     adjudications = done / (time.perf_counter() - start)
+    adjudications_cpu = done / (time.process_time() - cpu_start)
     rnd = random.Random(1)
     games, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds / 2:
@@ -90,47 +100,13 @@ def bench_in_process(game, seconds: float) -> dict:
                 break
             state = game.adjudicate(state, rnd.choice(moves)).state
         games += 1
-    return {"adjudications_per_second": round(adjudications), "games_per_second": round(games / (time.perf_counter() - start), 1)}
+    return {"adjudications_per_second": round(adjudications), "adjudications_per_cpu_second": round(adjudications_cpu),
+            "games_per_second": round(games / (time.perf_counter() - start), 1)}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _start(app: str, port: int, workers: int, cwd: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(cwd) + os.pathsep + str(ROOT))
-    env.pop("REDIS_URL", None)
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-               "--worker-class", "sync", "--keep-alive", "5", "--log-level", "warning", app]
-    server = subprocess.Popen(command, cwd=cwd, env=env)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=0.5)
-        except urllib.error.HTTPError:
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError(f"{app} did not start")
-
-
-def _rss_kib(server: subprocess.Popen) -> int:
-    """Resident memory of the gunicorn master and its workers, in KiB (Linux /proc)."""
-    pids = [server.pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True,
-                                                          text=True).stdout.split()]
-    total = 0
-    for pid in pids:
-        status = Path(f"/proc/{pid}/status").read_text()
-        total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
-    return total
-
-
-def _wrk(url: str, body_path: str, seconds: int, connections: int, script: str) -> float:
+def _wrk(url: str, body_path: str, seconds: int, threads: int, connections: int, script: str) -> float:
     env = dict(os.environ, BENCH_BODY=body_path)
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-s", script, url],
+    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "-s", script, url],
                          capture_output=True, text=True, env=env, check=True).stdout
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if errors:
@@ -138,7 +114,10 @@ def _wrk(url: str, body_path: str, seconds: int, connections: int, script: str) 
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
 
-def bench_http(game, seconds: int, workers: int, connections: int, rounds_count: int = 5) -> dict:
+def bench_http(game, seconds: int, workers: int, threads: int, connections: int, rounds_count: int = 5) -> dict:
+    """Referee against the floor app, both under ``gunicorn -c gunicorn.conf.py`` (the floor
+    only replaces the WSGI app), with REDIS_URL set to a private redis-server (the service's
+    configuration asks for it with more than one worker; stateless requests never use it)."""
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed for the HTTP benchmark: apt-get install wrk")
     state, move = sample_positions(game, 40)[20]
@@ -148,51 +127,64 @@ def bench_http(game, seconds: int, workers: int, connections: int, rounds_count:
         (folder_path / "echo_app.py").write_text(ECHO_APP)
         (folder_path / "post.lua").write_text(WRK_SCRIPT)
         (folder_path / "body.json").write_text(body)
-        servers = {}
+        redis_proc, redis_url = servers.start_redis(folder_path)
+        started = {}
         try:
             for name, app, path in (("echo", "echo_app:app", "/echo"),
-                                    ("referee", "referee.wsgi:app", f"/v1/games/{game.id}/adjudicate")):
-                port = _free_port()
-                servers[name] = (_start(app, port, workers, folder_path if name == "echo" else ROOT),
+                                    ("referee", None, f"/v1/games/{game.id}/adjudicate")):
+                port = servers.free_port()
+                started[name] = (servers.start_gunicorn(port, workers, redis_url, folder_path, app=app),
                                  f"http://127.0.0.1:{port}{path}")
-            run = lambda url, length: _wrk(url, str(folder_path / "body.json"), length, connections,  # noqa: E731
-                                           str(folder_path / "post.lua"))
-            for _server, url in servers.values():
+            run = lambda url, length: _wrk(url, str(folder_path / "body.json"), length, threads,  # noqa: E731
+                                           connections, str(folder_path / "post.lua"))
+            for _server, url in started.values():
                 run(url, 2)  # warm-up
             # Alternate short rounds so that both see the same machine; keep the median of each.
             rounds: dict[str, list[float]] = {"echo": [], "referee": []}
             for _ in range(rounds_count):
-                for name, (_server, url) in servers.items():
+                for name, (_server, url) in started.items():
                     rounds[name].append(run(url, max(1, seconds // rounds_count)))
             results = {name: statistics.median(values) for name, values in rounds.items()}
-            for name, (server, _url) in servers.items():
-                results[name + "_rss"] = _rss_kib(server)
+            for name, (server, _url) in started.items():
+                results[name + "_rss"] = max(servers.rss_kib(pid) for pid in servers.children(server.pid))
         finally:
-            for server, _url in servers.values():
-                server.terminate()
-                server.wait(timeout=15)
+            servers.stop(*(server for server, _url in started.values()), redis_proc)
     return {"body_bytes": len(body), "echo_rps": round(results["echo"]), "referee_rps": round(results["referee"]),
             "ratio": round(results["referee"] / results["echo"], 3),
-            "echo_rss_mib": round(results["echo_rss"] / 1024, 1), "referee_rss_mib": round(results["referee_rss"] / 1024, 1)}
+            "echo_worker_rss_mib": round(results["echo_rss"] / 1024, 1),
+            "referee_worker_rss_mib": round(results["referee_rss"] / 1024, 1)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", action="append", help="game id (repeatable; default: every game)")
     parser.add_argument("--seconds", type=int, default=10, help="length of each HTTP measurement")
-    parser.add_argument("--workers", type=int, default=1, help="gunicorn workers for both servers")
-    parser.add_argument("--connections", type=int, default=4, help="wrk connections")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for both servers (WEB_CONCURRENCY)")
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads")
+    parser.add_argument("--connections", type=int, default=8, help="wrk connections")
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
     report = {}
+    if not args.skip_http:
+        print("gunicorn settings (gunicorn.conf.py) for both servers:", servers.service_settings(args.workers),
+              f"load: wrk -t{args.threads} -c{args.connections}", flush=True)
     for game_id in args.game or list(GAMES):
         game = GAMES[game_id]
         figures = bench_in_process(game, 6)
         if not args.skip_http:
-            figures.update(bench_http(game, args.seconds, args.workers, args.connections))
+            figures.update(bench_http(game, args.seconds, args.workers, args.threads, args.connections))
         report[game_id] = figures
         print(game_id, json.dumps(figures), flush=True)
+    print("\naims:")
+    for game_id, figures in report.items():
+        rate = figures["adjudications_per_second"]
+        print(f"  {game_id}: in process {rate:,} adjudications/s (aim {IN_PROCESS_AIM:,}): "
+              + ("met" if rate >= IN_PROCESS_AIM else "not met")
+              + f"; per CPU second {figures['adjudications_per_cpu_second']:,}")
+        if "ratio" in figures:
+            print(f"  {game_id}: HTTP adjudicate / floor {figures['ratio']:.2f} (aim {HTTP_AIM}): "
+                  + ("met" if figures["ratio"] >= HTTP_AIM else "not met"))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))
 

@@ -1,0 +1,141 @@
+"""Servers for the benchmarks: a private redis-server and gunicorn started with the service's
+own settings (``gunicorn -c gunicorn.conf.py``), so a benchmark follows any change made there
+(worker class, keep-alive, preload). Only 127.0.0.1 and free ports; everything started here is
+stopped by the caller through :func:`stop`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import runpy
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GUNICORN_CONF = ROOT / "gunicorn.conf.py"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on {port}")
+
+
+def start_redis(folder: Path, cpus: str | None = None) -> tuple[subprocess.Popen, str]:
+    """A redis-server of our own on a free port (never the shared one), optionally pinned to
+    ``cpus`` with taskset. Returns the process and its URL."""
+    port = free_port()
+    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+               "--dir", str(folder)]
+    if cpus is not None:
+        command = ["taskset", "-c", cpus] + command
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    wait_port(port)
+    return proc, f"redis://127.0.0.1:{port}/0"
+
+
+def service_settings(workers: int) -> dict:
+    """The settings gunicorn.conf.py gives with ``workers`` workers (to print beside figures)."""
+    saved = os.environ.get("WEB_CONCURRENCY")
+    os.environ["WEB_CONCURRENCY"] = str(workers)
+    try:
+        conf = runpy.run_path(str(GUNICORN_CONF))
+    finally:
+        if saved is None:
+            os.environ.pop("WEB_CONCURRENCY", None)
+        else:
+            os.environ["WEB_CONCURRENCY"] = saved
+    return {name: conf.get(name) for name in ("worker_class", "workers", "keepalive", "preload_app",
+                                              "worker_connections", "threads") if name in conf}
+
+
+def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: str | None = None,
+                   cpus: str | None = None, log: Path | None = None) -> subprocess.Popen:
+    """gunicorn with the service's configuration file; ``app`` replaces its ``wsgi_app`` (the
+    floor app), every other setting is the service's. ``folder`` holds the floor app's module
+    and is the HOME of the server (gunicorn's control socket lives there, not in a shared one)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]), BIND=f"127.0.0.1:{port}",
+               WEB_CONCURRENCY=str(workers), REDIS_URL=redis_url, GUNICORN_LOG_LEVEL="warning", HOME=str(folder))
+    env.pop("GUNICORN_ACCESS_LOG", None)
+    command = [str(Path(sys.executable).parent / "gunicorn"), "-c", str(GUNICORN_CONF)]
+    if app is not None:
+        command.append(app)
+    if cpus is not None:
+        command = ["taskset", "-c", cpus] + command
+    out = log.open("wb") if log is not None else None
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT if out else None)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn ({app or 'service'}) exited with {server.returncode}")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=0.5)
+        except urllib.error.HTTPError:
+            pass
+        except OSError:
+            time.sleep(0.1)
+            continue
+        if len(children(server.pid)) >= workers:  # every worker forked (their pids are read next)
+            return server
+        time.sleep(0.1)
+    server.kill()
+    raise RuntimeError(f"{app or 'service'} did not start")
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of one process, in KiB (Linux /proc); 0 when it is gone."""
+    try:
+        return int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text()).group(1))
+    except (OSError, AttributeError):
+        return 0
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of processes (Linux /proc), 0 where unreadable."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def stop(*procs: subprocess.Popen | None) -> None:
+    """Terminate the processes this benchmark started (and wait for them)."""
+    for proc in procs:
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        if proc is not None:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
