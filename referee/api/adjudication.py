@@ -12,14 +12,23 @@ import re
 import secrets
 from typing import Any
 
+import orjson
+
 from referee.api.problems import ProblemError
 from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
 from referee.i18n import translate
 
 
 def dumps(value: Any) -> str:
-    """Canonical JSON: sorted keys, no spaces, UTF-8 text (same value, same bytes)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Canonical JSON: sorted keys, no spaces, UTF-8 text (same value, same bytes).
+
+    orjson writes it about ten times faster than ``json``, with the same bytes for every value
+    a game produces (strings escaped alike, keys sorted by code point); what orjson refuses
+    (non-string keys, integers beyond 64 bits, lone surrogates) is written by ``json``."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 # A detail may name another place of the state as a JSON pointer ("card C1-1 is also at

@@ -14,11 +14,15 @@ from typing import Any
 
 import flask
 import flask_smorest
+import orjson
 from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 # An escaped surrogate (paired or not); only bodies holding one need the full check.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+# Anything that may be a number with a fraction or an exponent, or an integer orjson would
+# read as a float (beyond 64 bits): such bodies are read by ``json`` (see strict_loads).
+_MAYBE_FLOAT = re.compile(rb"[0-9][.eE]|[0-9]{19}")
 
 
 def _no_constant(name: str) -> Any:
@@ -36,7 +40,17 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     """``json.loads`` without NaN/Infinity and without lone surrogates; ``on_float()`` is called
     for each number with a fraction or an exponent.
 
-    Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8)."""
+    Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8).
+
+    Bytes with no float (nor any big integer) are read by orjson, about four times faster; it
+    rejects NaN, Infinity and lone surrogates itself. Any body orjson refuses, and any body
+    that may hold a float, is read by ``json`` as below, so that the value and the errors
+    stay those of ``json``."""
+    if isinstance(data, bytes) and not _MAYBE_FLOAT.search(data):
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
     text = data.decode("utf-8") if isinstance(data, bytes) else data
     parse_float = None if on_float is None else _counting_float(on_float)
     try:
