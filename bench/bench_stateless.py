@@ -114,7 +114,8 @@ def _wrk(url: str, body_path: str, seconds: int, threads: int, connections: int,
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
 
-def bench_http(game, seconds: int, workers: int, threads: int, connections: int, rounds_count: int = 5) -> dict:
+def bench_http(game, seconds: int, workers: int, threads: int, connections: int, rounds_count: int = 5,
+               baseline: str | None = None) -> dict:
     """Referee against the floor app, both under ``gunicorn -c gunicorn.conf.py`` (the floor
     only replaces the WSGI app), with REDIS_URL set to a private redis-server (the service's
     configuration asks for it with more than one worker; stateless requests never use it)."""
@@ -129,18 +130,22 @@ def bench_http(game, seconds: int, workers: int, threads: int, connections: int,
         (folder_path / "body.json").write_text(body)
         redis_proc, redis_url = servers.start_redis(folder_path)
         started = {}
+        plan = [("echo", "echo_app:app", "/echo", servers.ROOT),
+                ("referee", None, f"/v1/games/{game.id}/adjudicate", servers.ROOT)]
+        if baseline:
+            plan.append(("baseline", None, f"/v1/games/{game.id}/adjudicate",
+                         servers.export_revision(baseline, folder_path)))
         try:
-            for name, app, path in (("echo", "echo_app:app", "/echo"),
-                                    ("referee", None, f"/v1/games/{game.id}/adjudicate")):
+            for name, app, path, code in plan:
                 port = servers.free_port()
-                started[name] = (servers.start_gunicorn(port, workers, redis_url, folder_path, app=app),
+                started[name] = (servers.start_gunicorn(port, workers, redis_url, folder_path, app=app, code=code),
                                  f"http://127.0.0.1:{port}{path}")
             run = lambda url, length: _wrk(url, str(folder_path / "body.json"), length, threads,  # noqa: E731
                                            connections, str(folder_path / "post.lua"))
             for _server, url in started.values():
                 run(url, 2)  # warm-up
             # Alternate short rounds so that both see the same machine; keep the median of each.
-            rounds: dict[str, list[float]] = {"echo": [], "referee": []}
+            rounds: dict[str, list[float]] = {name: [] for name in started}
             for _ in range(rounds_count):
                 for name, (_server, url) in started.items():
                     rounds[name].append(run(url, max(1, seconds // rounds_count)))
@@ -149,10 +154,15 @@ def bench_http(game, seconds: int, workers: int, threads: int, connections: int,
                 results[name + "_rss"] = max(servers.rss_kib(pid) for pid in servers.children(server.pid))
         finally:
             servers.stop(*(server for server, _url in started.values()), redis_proc)
-    return {"body_bytes": len(body), "echo_rps": round(results["echo"]), "referee_rps": round(results["referee"]),
-            "ratio": round(results["referee"] / results["echo"], 3),
-            "echo_worker_rss_mib": round(results["echo_rss"] / 1024, 1),
-            "referee_worker_rss_mib": round(results["referee_rss"] / 1024, 1)}
+    figures = {"body_bytes": len(body), "echo_rps": round(results["echo"]), "referee_rps": round(results["referee"]),
+               "ratio": round(results["referee"] / results["echo"], 3),
+               "echo_worker_rss_mib": round(results["echo_rss"] / 1024, 1),
+               "referee_worker_rss_mib": round(results["referee_rss"] / 1024, 1)}
+    if baseline:
+        figures.update({"baseline_rps": round(results["baseline"]),
+                        "baseline_ratio": round(results["baseline"] / results["echo"], 3),
+                        "referee_over_baseline": round(results["referee"] / results["baseline"], 3)})
+    return figures
 
 
 def main() -> None:
@@ -163,6 +173,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=8, help="wrk connections")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--baseline", metavar="REVISION",
+                        help="also serve this git revision (same settings, alternating): what the changes since bought")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
     report = {}
@@ -173,7 +185,8 @@ def main() -> None:
         game = GAMES[game_id]
         figures = bench_in_process(game, 6)
         if not args.skip_http:
-            figures.update(bench_http(game, args.seconds, args.workers, args.threads, args.connections))
+            figures.update(bench_http(game, args.seconds, args.workers, args.threads, args.connections,
+                                      baseline=args.baseline))
         report[game_id] = figures
         print(game_id, json.dumps(figures), flush=True)
     print("\naims:")
@@ -185,6 +198,9 @@ def main() -> None:
         if "ratio" in figures:
             print(f"  {game_id}: HTTP adjudicate / floor {figures['ratio']:.2f} (aim {HTTP_AIM}): "
                   + ("met" if figures["ratio"] >= HTTP_AIM else "not met"))
+        if "baseline_rps" in figures:
+            print(f"  {game_id}: HTTP adjudicate, this tree / {args.baseline}: {figures['referee_over_baseline']:.2f} "
+                  f"({figures['referee_rps']} / {figures['baseline_rps']} req/s)")
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))
 

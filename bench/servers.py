@@ -67,11 +67,12 @@ def service_settings(workers: int) -> dict:
 
 
 def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: str | None = None,
-                   cpus: str | None = None, log: Path | None = None) -> subprocess.Popen:
+                   cpus: str | None = None, log: Path | None = None, code: Path = ROOT) -> subprocess.Popen:
     """gunicorn with the service's configuration file; ``app`` replaces its ``wsgi_app`` (the
     floor app), every other setting is the service's. ``folder`` holds the floor app's module
-    and is the HOME of the server (gunicorn's control socket lives there, not in a shared one)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]), BIND=f"127.0.0.1:{port}",
+    and is the HOME of the server (gunicorn's control socket lives there, not in a shared one).
+    ``code``: the source tree served (another revision, see :func:`export_revision`)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), str(code)]), BIND=f"127.0.0.1:{port}",
                WEB_CONCURRENCY=str(workers), REDIS_URL=redis_url, GUNICORN_LOG_LEVEL="warning", HOME=str(folder))
     env.pop("GUNICORN_ACCESS_LOG", None)
     command = [str(Path(sys.executable).parent / "gunicorn"), "-c", str(GUNICORN_CONF)]
@@ -80,7 +81,7 @@ def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: s
     if cpus is not None:
         command = ["taskset", "-c", cpus] + command
     out = log.open("wb") if log is not None else None
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT if out else None)
+    server = subprocess.Popen(command, cwd=code, env=env, stdout=out, stderr=subprocess.STDOUT if out else None)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -97,6 +98,16 @@ def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: s
         time.sleep(0.1)
     server.kill()
     raise RuntimeError(f"{app or 'service'} did not start")
+
+
+def export_revision(revision: str, folder: Path) -> Path:
+    """The source tree of git ``revision`` extracted under ``folder`` (git archive), to serve it
+    beside the working tree in the same run: what a change bought, measured in one run."""
+    target = folder / "revision"
+    target.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
 
 
 def children(pid: int) -> list[int]:
