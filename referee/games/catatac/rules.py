@@ -247,6 +247,27 @@ def _effect_name(effect: C.Effect) -> str:
     return effect[0] if len(effect) == 1 else f"{effect[0]} {effect[1]}"
 
 
+def _exactly(cards: list, universe: frozenset) -> bool:
+    """Whether ``cards`` holds every card of ``universe`` exactly once, and nothing else."""
+    return len(cards) == len(universe) and universe.issuperset(cards) and len(set(cards)) == len(cards)
+
+
+def _cards_placed(state: State, boosters: tuple, known: frozenset, alphas: frozenset, points: frozenset) -> bool:
+    """Whether every paw card, alpha card and points card is in exactly one place and no other
+    card is anywhere: exactly when check_state's per-card pass would find nothing to report."""
+    players, discard = state["players"], state["discard"]
+    paw = [card for player in players for card in player["hand"]]
+    paw += state["paw_deck"]
+    alpha = [card for card in discard if card in alphas] if alphas else []
+    paw += [card for card in discard if card not in alphas] if alpha else discard
+    if boosters:
+        paw += state.get("box", [])
+        alpha += [player["alpha"] for player in players if player.get("alpha") is not None]
+        alpha += state.get("alpha_aside", [])
+    points_cards = state["points_deck"] + state["points"]["white"] + state["points"]["black"]
+    return _exactly(paw, known) and _exactly(alpha, alphas) and _exactly(points_cards, points)
+
+
 # -- the judge of one play: plan (choices against the card) then run (against the ball) -----
 
 def _plan(kind: C.Kind, card: str, top_card: str, pair: Any, block: Any, order: Any,
@@ -808,6 +829,10 @@ class Catatac(Game):
             errors.append(("/options/boosters", "boosters are listed in the order distraction, alpha, momentum"))
         known = C.game_paw_set(full["kittens"], boosters)
         alphas = C.alpha_set(boosters)
+        points_set = C.points_set(boosters)
+        # The common case (every card in exactly one place) is checked with sets; the per-card
+        # pass below, which finds the pointers, runs only when that check fails.
+        placed = _cards_placed(state, boosters, known, alphas, points_set)
         where: dict[str, str] = {}
 
         def claim(card: str, pointer: str, universe: frozenset, places: dict) -> None:
@@ -823,20 +848,23 @@ class Catatac(Game):
                 errors.append((f"/players/{seat}/clan", "clans alternate around the table from options.seat0_clan"))
             if len(player["hand"]) > C.HAND_SIZE:
                 errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
-            for i, card in enumerate(player["hand"]):
-                claim(card, f"/players/{seat}/hand/{i}", known, where)
-        for i, card in enumerate(state["paw_deck"]):
-            claim(card, f"/paw_deck/{i}", known, where)
+            if not placed:
+                for i, card in enumerate(player["hand"]):
+                    claim(card, f"/players/{seat}/hand/{i}", known, where)
+        if not placed:
+            for i, card in enumerate(state["paw_deck"]):
+                claim(card, f"/paw_deck/{i}", known, where)
         if not state["discard"]:
             errors.append(("/discard", "the discard pile holds at least the card turned at setup"))
         awhere: dict[str, str] = {}
-        for i, card in enumerate(state["discard"]):
-            if card in alphas:
-                claim(card, f"/discard/{i}", alphas, awhere)
-            else:
-                claim(card, f"/discard/{i}", known, where)
+        if not placed:
+            for i, card in enumerate(state["discard"]):
+                if card in alphas:
+                    claim(card, f"/discard/{i}", alphas, awhere)
+                else:
+                    claim(card, f"/discard/{i}", known, where)
         if boosters:
-            self._check_boosters(state, full, boosters, claim, where, awhere, errors)
+            self._check_boosters(state, full, boosters, claim, where, awhere, errors, placed)
         else:
             for key in ("box", "alpha_aside", "skip"):
                 if key in state:
@@ -844,19 +872,19 @@ class Catatac(Game):
             for seat, player in enumerate(players):
                 if "alpha" in player:
                     errors.append((f"/players/{seat}/alpha", "present only when boosters are in play"))
-        missing = known - where.keys()
-        if missing:
-            errors.append(("", f"paw cards missing from every place: {', '.join(sorted(missing))}"))
-        points_set = C.points_set(boosters)
-        pwhere: dict[str, str] = {}
-        for i, card in enumerate(state["points_deck"]):
-            claim(card, f"/points_deck/{i}", points_set, pwhere)
-        for clan in C.CLANS:
-            for i, card in enumerate(state["points"][clan]):
-                claim(card, f"/points/{clan}/{i}", points_set, pwhere)
-        pmissing = points_set - pwhere.keys()
-        if pmissing:
-            errors.append(("", f"points cards missing from every place: {', '.join(sorted(pmissing))}"))
+        if not placed:
+            missing = known - where.keys()
+            if missing:
+                errors.append(("", f"paw cards missing from every place: {', '.join(sorted(missing))}"))
+            pwhere: dict[str, str] = {}
+            for i, card in enumerate(state["points_deck"]):
+                claim(card, f"/points_deck/{i}", points_set, pwhere)
+            for clan in C.CLANS:
+                for i, card in enumerate(state["points"][clan]):
+                    claim(card, f"/points/{clan}/{i}", points_set, pwhere)
+            pmissing = points_set - pwhere.keys()
+            if pmissing:
+                errors.append(("", f"points cards missing from every place: {', '.join(sorted(pmissing))}"))
 
         turn, stash, finished = state["turn"], state["stash"], state["finished"]
         spot = C.SPOT_INDEX.get(state["ball"]["spot"])
@@ -917,8 +945,9 @@ class Catatac(Game):
 
     @staticmethod
     def _check_boosters(state: State, full: dict, boosters: tuple, claim, where: dict, awhere: dict,
-                        errors: list) -> None:
-        """The booster parts of check_state: the box, the alpha cards, the skip flag."""
+                        errors: list, placed: bool) -> None:
+        """The booster parts of check_state: the box, the alpha cards, the skip flag (``placed``:
+        every card is known to be in exactly one place, so cards are not claimed one by one)."""
         players = state["players"]
         for key in ("box", "alpha_aside", "skip"):
             if key not in state:
@@ -926,8 +955,9 @@ class Catatac(Game):
         box = state.get("box", [])
         paw_boosters = [b for b in C.PAW_BOOSTERS if b in boosters]
         known = C.game_paw_set(full["kittens"], boosters)
-        for i, card in enumerate(box):
-            claim(card, f"/box/{i}", known, where)
+        if not placed:
+            for i, card in enumerate(box):
+                claim(card, f"/box/{i}", known, where)
         for booster in paw_boosters:
             if sum(1 for c in box if c in C.BOOSTER_PAW_CARDS[booster]) != C.REMOVED_PER_BOOSTER:
                 errors.append(("/box", f"the box holds {C.REMOVED_PER_BOOSTER} paw cards of the {booster} booster"))
@@ -942,14 +972,16 @@ class Catatac(Game):
             card = player["alpha"]
             if card is not None:
                 held += 1
-                claim(card, f"/players/{seat}/alpha", alphas, awhere)
+                if not placed:
+                    claim(card, f"/players/{seat}/alpha", alphas, awhere)
                 if card in alphas and C.KINDS[card].alpha != player["clan"]:
                     errors.append((f"/players/{seat}/alpha", "an alpha card of the player's clan colour"))
-        for i, card in enumerate(state.get("alpha_aside", [])):
-            claim(card, f"/alpha_aside/{i}", alphas, awhere)
-        missing = alphas - awhere.keys()
-        if missing:
-            errors.append(("", f"alpha cards missing from every place: {', '.join(sorted(missing))}"))
+        if not placed:
+            for i, card in enumerate(state.get("alpha_aside", [])):
+                claim(card, f"/alpha_aside/{i}", alphas, awhere)
+            missing = alphas - awhere.keys()
+            if missing:
+                errors.append(("", f"alpha cards missing from every place: {', '.join(sorted(missing))}"))
         played = sum(1 for c in state["discard"] if c in alphas)
         if alphas and held + played != len(players):
             errors.append(("/alpha_aside", "each player draws one alpha card: held and played ones make one per player"))
