@@ -104,14 +104,16 @@ def bench_in_process(game, seconds: float) -> dict:
             "games_per_second": round(games / (time.perf_counter() - start), 1)}
 
 
-def _wrk(url: str, body_path: str, seconds: int, threads: int, connections: int, script: str) -> float:
+def _wrk(url: str, body_path: str, seconds: int, threads: int, connections: int, script: str) -> tuple[float, int]:
+    """(requests per second, requests answered) of one wrk run."""
     env = dict(os.environ, BENCH_BODY=body_path)
     out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "-s", script, url],
                          capture_output=True, text=True, env=env, check=True).stdout
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if errors:
         raise RuntimeError(f"{url}: {errors.group(1)} error answers\n{out}")
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return (float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+            int(re.search(r"(\d+) requests in", out).group(1)))
 
 
 def bench_http(game, seconds: int, workers: int, threads: int, connections: int, rounds_count: int = 5,
@@ -145,11 +147,20 @@ def bench_http(game, seconds: int, workers: int, threads: int, connections: int,
             for _server, url in started.values():
                 run(url, 2)  # warm-up
             # Alternate short rounds so that both see the same machine; keep the median of each.
+            # Also the workers' CPU time per request (from /proc): on a machine shared with other
+            # work it moves much less than requests per second.
             rounds: dict[str, list[float]] = {name: [] for name in started}
+            cpu = {name: [0.0, 0] for name in started}
             for _ in range(rounds_count):
-                for name, (_server, url) in started.items():
-                    rounds[name].append(run(url, max(1, seconds // rounds_count)))
+                for name, (server, url) in started.items():
+                    workers_pids = servers.children(server.pid)
+                    before = servers.cpu_seconds(workers_pids)
+                    rate, count = run(url, max(1, seconds // rounds_count))
+                    cpu[name][0] += servers.cpu_seconds(workers_pids) - before
+                    cpu[name][1] += count
+                    rounds[name].append(rate)
             results = {name: statistics.median(values) for name, values in rounds.items()}
+            cpu_us = {name: used / max(count, 1) * 1e6 for name, (used, count) in cpu.items()}
             for name, (server, _url) in started.items():
                 results[name + "_rss"] = max(servers.rss_kib(pid) for pid in servers.children(server.pid))
         finally:
@@ -157,11 +168,14 @@ def bench_http(game, seconds: int, workers: int, threads: int, connections: int,
     figures = {"body_bytes": len(body), "echo_rps": round(results["echo"]), "referee_rps": round(results["referee"]),
                "ratio": round(results["referee"] / results["echo"], 3),
                "echo_worker_rss_mib": round(results["echo_rss"] / 1024, 1),
-               "referee_worker_rss_mib": round(results["referee_rss"] / 1024, 1)}
+               "referee_worker_rss_mib": round(results["referee_rss"] / 1024, 1),
+               "echo_cpu_us": round(cpu_us["echo"]), "referee_cpu_us": round(cpu_us["referee"]),
+               "cpu_ratio": round(cpu_us["echo"] / cpu_us["referee"], 3)}
     if baseline:
         figures.update({"baseline_rps": round(results["baseline"]),
                         "baseline_ratio": round(results["baseline"] / results["echo"], 3),
-                        "referee_over_baseline": round(results["referee"] / results["baseline"], 3)})
+                        "referee_over_baseline": round(results["referee"] / results["baseline"], 3),
+                        "baseline_cpu_us": round(cpu_us["baseline"])})
     return figures
 
 
@@ -197,10 +211,13 @@ def main() -> None:
               + f"; per CPU second {figures['adjudications_per_cpu_second']:,}")
         if "ratio" in figures:
             print(f"  {game_id}: HTTP adjudicate / floor {figures['ratio']:.2f} (aim {HTTP_AIM}): "
-                  + ("met" if figures["ratio"] >= HTTP_AIM else "not met"))
+                  + ("met" if figures["ratio"] >= HTTP_AIM else "not met")
+                  + f"; worker CPU per request: floor {figures['echo_cpu_us']} us, referee {figures['referee_cpu_us']} us"
+                  f" (floor / referee {figures['cpu_ratio']:.2f})")
         if "baseline_rps" in figures:
             print(f"  {game_id}: HTTP adjudicate, this tree / {args.baseline}: {figures['referee_over_baseline']:.2f} "
-                  f"({figures['referee_rps']} / {figures['baseline_rps']} req/s)")
+                  f"({figures['referee_rps']} / {figures['baseline_rps']} req/s); worker CPU per request "
+                  f"{figures['referee_cpu_us']} / {figures['baseline_cpu_us']} us")
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))
 
