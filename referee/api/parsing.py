@@ -20,9 +20,15 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 # An escaped surrogate (paired or not); only bodies holding one need the full check.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
-# Anything that may be a number with a fraction or an exponent, or an integer orjson would
-# read as a float (beyond 64 bits): such bodies are read by ``json`` (see strict_loads).
-_MAYBE_FLOAT = re.compile(rb"[0-9][.eE]|[0-9]{19}")
+# Digits all made "0", so that plain substring searches find what may be a number with a
+# fraction or an exponent, or an integer orjson would read as a float (19 digits or more).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _may_hold_float(data: bytes) -> bool:
+    """Whether ``data`` may hold a float or a big integer (strings may give false alarms)."""
+    shape = data.translate(_DIGITS_AS_ZERO)
+    return b"0." in shape or b"0e" in shape or b"0E" in shape or b"0" * 19 in shape
 
 
 def _no_constant(name: str) -> Any:
@@ -46,7 +52,7 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     rejects NaN, Infinity and lone surrogates itself. Any body orjson refuses, and any body
     that may hold a float, is read by ``json`` as below, so that the value and the errors
     stay those of ``json``."""
-    if isinstance(data, bytes) and not _MAYBE_FLOAT.search(data):
+    if isinstance(data, bytes) and not _may_hold_float(data):
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:
