@@ -46,6 +46,7 @@ from typing import Any, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, violation
 from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
+from referee.engine.memo import options_memo
 from referee.engine.rng import Rng
 from referee.games.call_of_katulhu import cards as C
 
@@ -146,6 +147,10 @@ def _placements(hand: tuple[str, ...], must_play: tuple[str, ...]) -> tuple[tupl
     """Every ordered choice of 4 different toys of ``hand`` that plays every toy of ``must_play``."""
     required = set(must_play)
     return tuple(p for p in permutations(hand, C.SLOTS) if required.issubset(p))
+
+
+# check_state reads a state's options on every move; states of one table share them.
+_state_options = options_memo(_normalise_options)
 
 
 def _matches(slots: tuple[str | None, ...], kept: list[str | None]) -> bool:
@@ -280,7 +285,7 @@ class CallOfKatulhu(Game):
         players = state["players"]
         options = state["options"]
         try:
-            full, cat = _normalise_options(len(players), options)
+            full, cat = _state_options(len(players), options)
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
         errors: list[tuple[str, str]] = []
@@ -325,25 +330,30 @@ class CallOfKatulhu(Game):
             if players[0]["discard"] is not None and players[1]["discard"] is not None:
                 errors.append(("/players/1/discard", "once both players have chosen, the cats are discarded"))
 
-        where: dict[str, str] = {}
+        # Every cat in exactly one place, checked with sets first; the per-cat pass that finds
+        # the pointers runs only when that check fails.
+        cats = [card for player in players for card in player["cats"]]
+        cats += state["table"] + state["cat_deck"] + state["discard_pile"]
+        if not (len(cats) == len(cat.cat_set) and cat.cat_set.issuperset(cats) and len(set(cats)) == len(cats)):
+            where: dict[str, str] = {}
 
-        def claim(card: str, pointer: str) -> None:
-            if card not in cat.cat_set:
-                errors.append((pointer, f"unknown cat id {card!r}"))
-            elif card in where:
-                errors.append((pointer, f"cat {card} is also at {where[card]}"))
-            else:
-                where[card] = pointer
+            def claim(card: str, pointer: str) -> None:
+                if card not in cat.cat_set:
+                    errors.append((pointer, f"unknown cat id {card!r}"))
+                elif card in where:
+                    errors.append((pointer, f"cat {card} is also at {where[card]}"))
+                else:
+                    where[card] = pointer
 
-        for seat, player in enumerate(players):
-            for i, card in enumerate(player["cats"]):
-                claim(card, f"/players/{seat}/cats/{i}")
-        for field in ("table", "cat_deck", "discard_pile"):
-            for i, card in enumerate(state[field]):
-                claim(card, f"/{field}/{i}")
-        missing = cat.cat_set - where.keys()
-        if missing:
-            errors.append(("", f"cats missing from every place: {', '.join(sorted(missing))}"))
+            for seat, player in enumerate(players):
+                for i, card in enumerate(player["cats"]):
+                    claim(card, f"/players/{seat}/cats/{i}")
+            for field in ("table", "cat_deck", "discard_pile"):
+                for i, card in enumerate(state[field]):
+                    claim(card, f"/{field}/{i}")
+            missing = cat.cat_set - where.keys()
+            if missing:
+                errors.append(("", f"cats missing from every place: {', '.join(sorted(missing))}"))
 
         table = state["table"]
         quiet = state["quiet_rounds"]

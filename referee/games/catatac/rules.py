@@ -63,6 +63,7 @@ from typing import Any, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
 from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
+from referee.engine.memo import options_memo
 from referee.engine.rng import Rng
 from referee.games.catatac import cards as C
 
@@ -213,6 +214,10 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     if boosters:
         full[BOOSTERS_OPTION] = list(C.canonical_boosters(boosters))
     return full
+
+
+# check_state reads a state's options on every move; states of one table share them.
+_state_options = options_memo(_normalise_options)
 
 
 def _boosters(options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -818,7 +823,7 @@ class Catatac(Game):
         players = state["players"]
         n = len(players)
         try:
-            full = _normalise_options(n, state["options"])
+            full = _state_options(n, state["options"])
         except InvalidOptions as bad:
             raise InvalidState([(p.replace("/players", "/players"), d) for p, d in bad.errors]) from None
         errors: list[tuple[str, str]] = []

@@ -33,6 +33,7 @@ def flea_points(fleas: int) -> int:
     raise ValueError("fleas cannot be negative")
 
 
+@lru_cache(maxsize=4096)
 def card_value(card: str) -> int:
     """The number printed on ``card`` (``"C7-2"`` -> 7)."""
     return int(card[1:card.index("-")])

@@ -30,6 +30,7 @@ from typing import Any, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
 from referee.engine.information import PUBLIC, Disclosure, Hidden
+from referee.engine.memo import options_memo
 from referee.engine.rng import Rng
 from referee.games.scratch_and_catch import cards as C
 
@@ -126,6 +127,10 @@ def _unknown_or_elsewhere(state: State, card: str) -> Violation:
     if card not in C.deck_set(*_deck_of(state["options"])):
         return _violation("UNKNOWN_CARD", card=card)
     return _violation("CARD_NOT_IN_PILE", card=card)
+
+
+# check_state reads a state's options on every move; states of one table share them.
+_state_options = options_memo(_normalise_options)
 
 
 def _deck_of(options: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -281,7 +286,7 @@ class ScratchAndCatch(Game):
             raise InvalidState([("/schema_version", f"supported schema version is {self.schema_version}")])
         players = state["players"]
         try:
-            full = _normalise_options(len(players), state["options"], for_setup=False)
+            full = _state_options(len(players), state["options"], False)
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
         if "deal" in state["options"]:
@@ -575,7 +580,8 @@ class ScratchAndCatch(Game):
         count_scratch = state["options"]["scratch_cards_score"]
         sheet = []
         for seat, player in enumerate(state["players"]):
-            cards = sum(1 for card in player["collected"] if count_scratch or not C.is_scratch(card))
+            collected = player["collected"]
+            cards = len(collected) if count_scratch else sum(1 for card in collected if not C.is_scratch(card))
             fleas = player["fleas"]
             points = C.flea_points(fleas)
             sheet.append({"player": seat, "cards": cards, "fleas": fleas, "flea_points": points,

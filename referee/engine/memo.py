@@ -1,0 +1,30 @@
+"""A bounded memo for pure functions of a state's options (checked on every state judged).
+
+Keys are ``repr`` of JSON values: it tells apart every value JSON can hold (``1``, ``1.0``,
+``True`` and ``"1"`` differ), so equal keys mean equal arguments. Only answers are kept;
+a function that raises is called again next time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def options_memo(function: Callable[..., Any], size: int = 256) -> Callable[..., Any]:
+    """``function(*json_values)`` remembered for up to ``size`` distinct arguments (the memo is
+    emptied when full). Callers must not mutate what it returns."""
+    answers: dict[str, Any] = {}
+
+    def remembered(*args: Any) -> Any:
+        key = repr(args)
+        answer = answers.get(key)
+        if answer is None:
+            answer = function(*args)
+            if len(answers) >= size:
+                answers.clear()
+            answers[key] = answer
+        return answer
+
+    remembered.__doc__ = function.__doc__
+    remembered.__wrapped__ = function  # type: ignore[attr-defined]
+    return remembered
