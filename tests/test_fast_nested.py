@@ -5,7 +5,7 @@ import copy
 from hypothesis import given, settings, strategies as st
 from marshmallow import ValidationError
 
-from referee.api.fast_nested import compiled_validator, _has_float
+from referee.api.fast_nested import compiled_validator, schema_checks, _has_float
 from referee.games import GAMES, PACKAGES
 from importlib import import_module
 
@@ -84,3 +84,55 @@ def test_dictionary_keys_are_checked_like_marshmallow():
         broken["options"]["catalogue"]["beats"][bad_key] = []
         assert not _marshmallow_accepts(schema, broken)
         assert not validator.is_valid(broken), bad_key
+
+
+def _fast_move_accepts(move_schema, value):
+    """FastNested's fast path for a move: the compiled check of its fields, then its own checks."""
+    validator = compiled_validator(move_schema)
+    if validator is None or not validator.is_valid(value) or _has_float(value):
+        return False
+    try:
+        for check in schema_checks(move_schema):
+            check(value, partial=None, many=False, unknown=None)
+    except ValidationError:
+        return False
+    return True
+
+
+MOVE_KEYS = ["type", "player", "card", "cards", "pair", "block", "order", "draw", "coins", "points_card", "toys",
+             "cat", "pile", "direction", "unexpected"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(game_id=st.sampled_from(sorted(GAMES)), seed=st.text(max_size=5), steps=st.integers(0, 12), data=st.data())
+def test_fast_path_of_moves_agrees_with_marshmallow(game_id, seed, steps, data):
+    """Moves have checks that depend on their type (validates_schema): the fast path accepts a
+    move only when marshmallow accepts it, and then loads the same value."""
+    game = GAMES[game_id]
+    move_schema = import_module(f"referee.games.{PACKAGES[game_id]}.schema").MOVE
+    state = game.setup(data.draw(st.sampled_from(game.player_counts)), seed or "s", {})
+    for _ in range(steps):
+        moves = game.legal_moves(state)
+        if not moves:
+            break
+        state = game.adjudicate(state, data.draw(st.sampled_from(moves)), checked=True).state
+    moves = game.legal_moves(state) or [{"type": "pass", "player": 0}]
+    move = data.draw(st.sampled_from(moves))
+    action = data.draw(st.sampled_from(["keep", "replace", "drop", "add"]))
+    if action == "replace":
+        move = _replace(move, data.draw(st.sampled_from(list(_paths(move)))), data.draw(st.sampled_from(ODD_VALUES)))
+    elif action == "drop" and isinstance(move, dict) and move:
+        move = {k: v for k, v in move.items() if k != data.draw(st.sampled_from(sorted(move)))}
+    elif action == "add" and isinstance(move, dict):
+        move = dict(move, **{data.draw(st.sampled_from(MOVE_KEYS)): data.draw(st.sampled_from(ODD_VALUES))})
+    expected = _marshmallow_accepts(move_schema, move)
+    if _fast_move_accepts(move_schema, move):
+        assert expected, move
+        assert move_schema().load(move) == move
+
+
+def test_legal_moves_take_the_fast_path():
+    for game_id, game in GAMES.items():
+        move_schema = import_module(f"referee.games.{PACKAGES[game_id]}.schema").MOVE
+        state = game.setup(game.player_counts[0], "fast", {})
+        assert all(_fast_move_accepts(move_schema, move) for move in game.legal_moves(state)), game_id

@@ -6,7 +6,9 @@ objects) and of validators that JSON Schema expresses exactly (ranges, lengths, 
 patterns), the JSON Schema that apispec writes for the contract says the same thing; we compile
 it once with jsonschema-rs. A valid body is taken as it is; anything else (an invalid body, a
 float anywhere, an unsupported schema) goes through marshmallow as usual, so errors and their
-JSON pointers are marshmallow's.
+JSON pointers are marshmallow's. A schema's own ``validates_schema`` checks (a move's fields
+that depend on its type) run on the value once the compiled check passed; a check that fails
+sends the value through marshmallow too.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import jsonschema_rs
 from flask import g, has_request_context
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from marshmallow import Schema, fields, missing, validate
+from marshmallow import Schema, ValidationError, fields, missing, validate
+from marshmallow.decorators import VALIDATES_SCHEMA
 
 from referee.games.common_schema import FullMatch, IdList, IntList, StrictBoolean
 
@@ -73,17 +76,33 @@ def _exact_validators(field: fields.Field) -> bool:
     return True
 
 
-def _plain_schema(schema: Schema) -> bool:
-    if any(schema._hooks.values()) or schema.many or schema.unknown != "raise":
+def _plain_schema(schema: Schema, checks_allowed: bool = False) -> bool:
+    """Plain fields only; ``checks_allowed``: the schema itself may also have ``validates_schema``
+    checks of the loaded value (no other hook, no original data), run after the compiled check."""
+    hooks = {name for name, items in schema._hooks.items() if items}
+    if checks_allowed and hooks == {VALIDATES_SCHEMA}:
+        if any(many or options.get("pass_original") for _name, many, options in schema._hooks[VALIDATES_SCHEMA]):
+            return False
+    elif hooks:
+        return False
+    if schema.many or schema.unknown != "raise":
         return False
     return all(_plain_field(field) for field in schema.fields.values())
 
 
 @lru_cache(maxsize=None)
-def compiled_validator(schema_class: type[Schema]):
-    """A jsonschema-rs validator equivalent to ``schema_class``, or None when not plain."""
+def schema_checks(schema_class: type[Schema]) -> tuple:
+    """The ``validates_schema`` methods of ``schema_class`` (bound to one instance)."""
     schema = schema_class()
-    if not _plain_schema(schema):
+    return tuple(getattr(schema, name) for name, _many, _options in schema._hooks[VALIDATES_SCHEMA])
+
+
+@lru_cache(maxsize=None)
+def compiled_validator(schema_class: type[Schema]):
+    """A jsonschema-rs validator equivalent to the fields of ``schema_class`` (its own
+    ``validates_schema`` checks are :func:`schema_checks`), or None when not plain."""
+    schema = schema_class()
+    if not _plain_schema(schema, checks_allowed=True):
         return None
     plugin = MarshmallowPlugin(schema_name_resolver=lambda _schema: None)  # inline nested schemas
     APISpec("fast", "1", "3.1.0", plugins=[plugin])
@@ -120,5 +139,11 @@ class FastNested(fields.Nested):
         if isinstance(nested, type) and partial is None and type(value) is dict:
             validator = compiled_validator(nested)
             if validator is not None and validator.is_valid(value) and not _body_has_float(value):
-                return value
+                try:
+                    for check in schema_checks(nested):
+                        check(value, partial=None, many=False, unknown=None)
+                except ValidationError:
+                    pass  # marshmallow reports it, with its pointer
+                else:
+                    return value
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)

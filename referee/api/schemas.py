@@ -139,11 +139,11 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
     state_request = make("StateRequest", {"state": FastNested(state, required=True)})
     adjudicate_request = make("AdjudicateRequest", {
         "state": FastNested(state, required=True),
-        "move": fields.Nested(move, required=True),
+        "move": FastNested(move, required=True),
     })
     replay_request = make("ReplayRequest", {
         "state": FastNested(state, required=True),
-        "moves": fields.List(fields.Nested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES)),
+        "moves": fields.List(FastNested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES)),
     })
     view_request = make("ViewRequest", {
         "state": FastNested(state, required=True),
