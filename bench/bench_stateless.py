@@ -34,6 +34,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import servers  # noqa: E402
+
+if "--code" in sys.argv:  # the source tree of another revision (see --baseline), imported first
+    sys.path.insert(0, sys.argv[sys.argv.index("--code") + 1])
+
 from referee.games import GAMES  # noqa: E402
 
 IN_PROCESS_AIM = 50_000
@@ -102,6 +106,23 @@ def bench_in_process(game, seconds: float) -> dict:
         games += 1
     return {"adjudications_per_second": round(adjudications), "adjudications_per_cpu_second": round(adjudications_cpu),
             "games_per_second": round(games / (time.perf_counter() - start), 1)}
+
+
+def in_process_against(game_id: str, baseline: str, rounds: int, seconds: float) -> dict:
+    """Adjudications per CPU second of this tree and of git ``baseline``, each measured in its
+    own process, alternating ``rounds`` times; the medians and their ratio."""
+    rates: dict[str, list[float]] = {"tree": [], "baseline": []}
+    with tempfile.TemporaryDirectory() as folder:
+        code = servers.export_revision(baseline, Path(folder))
+        for _ in range(rounds):
+            for name, extra in (("tree", []), ("baseline", ["--code", str(code)])):
+                out = Path(folder) / "figures.json"
+                subprocess.run([sys.executable, __file__, "--skip-http", "--game", game_id, "--in-process-seconds",
+                                str(seconds), "--json", str(out), *extra], check=True, capture_output=True)
+                rates[name].append(json.loads(out.read_text())[game_id]["adjudications_per_cpu_second"])
+    tree, base = statistics.median(rates["tree"]), statistics.median(rates["baseline"])
+    return {"in_process_cpu_tree": round(tree), "in_process_cpu_baseline": round(base),
+            "in_process_over_baseline": round(tree / base, 3)}
 
 
 def _wrk(url: str, body_path: str, seconds: int, threads: int, connections: int, script: str) -> tuple[float, int]:
@@ -187,6 +208,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=8, help="wrk connections")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--in-process-seconds", type=float, default=6)
+    parser.add_argument("--code", help=argparse.SUPPRESS)
+    parser.add_argument("--baseline-rounds", type=int, default=3, help="in-process rounds against --baseline")
     parser.add_argument("--baseline", metavar="REVISION",
                         help="also serve this git revision (same settings, alternating): what the changes since bought")
     parser.add_argument("--json", help="also write the figures to this file")
@@ -197,7 +221,9 @@ def main() -> None:
               f"load: wrk -t{args.threads} -c{args.connections}", flush=True)
     for game_id in args.game or list(GAMES):
         game = GAMES[game_id]
-        figures = bench_in_process(game, 6)
+        figures = bench_in_process(game, args.in_process_seconds)
+        if args.baseline:
+            figures.update(in_process_against(game_id, args.baseline, args.baseline_rounds, 4))
         if not args.skip_http:
             figures.update(bench_http(game, args.seconds, args.workers, args.threads, args.connections,
                                       baseline=args.baseline))
@@ -214,6 +240,10 @@ def main() -> None:
                   + ("met" if figures["ratio"] >= HTTP_AIM else "not met")
                   + f"; worker CPU per request: floor {figures['echo_cpu_us']} us, referee {figures['referee_cpu_us']} us"
                   f" (floor / referee {figures['cpu_ratio']:.2f})")
+        if "in_process_over_baseline" in figures:
+            print(f"  {game_id}: in process, this tree / {args.baseline}: {figures['in_process_over_baseline']:.2f} "
+                  f"({figures['in_process_cpu_tree']:,} / {figures['in_process_cpu_baseline']:,} adjudications "
+                  "per CPU second, medians)")
         if "baseline_rps" in figures:
             print(f"  {game_id}: HTTP adjudicate, this tree / {args.baseline}: {figures['referee_over_baseline']:.2f} "
                   f"({figures['referee_rps']} / {figures['baseline_rps']} req/s); worker CPU per request "
