@@ -131,19 +131,32 @@ def _body_has_float(value) -> bool:
     return _has_float(value)
 
 
+def _fast_accepts(schema_class: type[Schema], value: dict) -> bool:
+    """Whether the compiled check and the schema's own checks accept ``value`` (no float in it)."""
+    validator = compiled_validator(schema_class)
+    if validator is None or not validator.is_valid(value) or _body_has_float(value):
+        return False
+    try:
+        for check in schema_checks(schema_class):
+            check(value, partial=None, many=False, unknown=None)
+    except ValidationError:
+        return False  # marshmallow reports it, with its pointer
+    return True
+
+
+def fast_load(schema: Schema, value):
+    """``schema.load(value)`` for a schema instance with default settings, through the compiled
+    fast path first. Raises marshmallow's ValidationError."""
+    if type(value) is dict and _fast_accepts(type(schema), value):
+        return value
+    return schema.load(value)
+
+
 class FastNested(fields.Nested):
     """``fields.Nested(schema_class)``, with the compiled fast path described above."""
 
     def _deserialize(self, value, attr, data, partial=None, **kwargs):
         nested = self.nested
-        if isinstance(nested, type) and partial is None and type(value) is dict:
-            validator = compiled_validator(nested)
-            if validator is not None and validator.is_valid(value) and not _body_has_float(value):
-                try:
-                    for check in schema_checks(nested):
-                        check(value, partial=None, many=False, unknown=None)
-                except ValidationError:
-                    pass  # marshmallow reports it, with its pointer
-                else:
-                    return value
+        if isinstance(nested, type) and partial is None and type(value) is dict and _fast_accepts(nested, value):
+            return value
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)

@@ -31,6 +31,7 @@ from flask_smorest import Api
 from marshmallow import ValidationError
 
 from referee.api import adjudication, conditions, examples, live
+from referee.api.fast_nested import fast_load
 from referee.api.games import json_response, request_language
 from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
                                        MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
@@ -123,7 +124,7 @@ def _schema(cache: dict, game_id: str, name: str):
 
 def _load(schema, value: Any, base: str) -> dict:
     try:
-        return schema.load(value)
+        return fast_load(schema, value)
     except ValidationError as error:
         raise ProblemError(422, "The request body does not fit the schema of this operation.",
                            pointer_errors(error.messages, base)) from None
