@@ -11,7 +11,7 @@ from types import ModuleType
 
 from marshmallow import Schema, fields, validate
 
-from referee.api.fast_nested import FastNested
+from referee.api.fast_nested import FastEnvelope, FastNested
 from referee.games.common_schema import OneOfSchemas
 
 MAX_REPLAY_MOVES = 5000
@@ -129,6 +129,9 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
     def make(name: str, spec: dict) -> type[Schema]:
         return Schema.from_dict(spec, name=p + name)
 
+    def envelope(name: str, spec: dict) -> type[Schema]:
+        return FastEnvelope.from_dict(spec, name=p + name)
+
     setup_request = make("SetupRequest", {
         "players": fields.Integer(strict=True, required=True, validate=validate.OneOf(player_counts),
                                   metadata={"description": "number of players"}),
@@ -136,8 +139,8 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
                               metadata={"description": "seed of the generator (docs/rng.md); random when absent"}),
         "options": fields.Nested(options),
     })
-    state_request = make("StateRequest", {"state": FastNested(state, required=True)})
-    adjudicate_request = make("AdjudicateRequest", {
+    state_request = envelope("StateRequest", {"state": FastNested(state, required=True)})
+    adjudicate_request = envelope("AdjudicateRequest", {
         "state": FastNested(state, required=True),
         "move": FastNested(move, required=True),
     })
