@@ -108,14 +108,15 @@ def bench_in_process(game, seconds: float) -> dict:
             "games_per_second": round(games / (time.perf_counter() - start), 1)}
 
 
-def in_process_against(game_id: str, baseline: str, rounds: int, seconds: float) -> dict:
-    """Adjudications per CPU second of this tree and of git ``baseline``, each measured in its
-    own process, alternating ``rounds`` times; the medians and their ratio."""
+def in_process_against(game_id: str, baseline: str, rounds: int, seconds: float, revision: str | None = None) -> dict:
+    """Adjudications per CPU second of this tree (or git ``revision``) and of git ``baseline``,
+    each measured in its own process, alternating ``rounds`` times; the medians and their ratio."""
     rates: dict[str, list[float]] = {"tree": [], "baseline": []}
     with tempfile.TemporaryDirectory() as folder:
         code = servers.export_revision(baseline, Path(folder))
+        tree = ["--code", str(servers.export_revision(revision, Path(folder), "tree"))] if revision else []
         for _ in range(rounds):
-            for name, extra in (("tree", []), ("baseline", ["--code", str(code)])):
+            for name, extra in (("tree", tree), ("baseline", ["--code", str(code)])):
                 out = Path(folder) / "figures.json"
                 subprocess.run([sys.executable, __file__, "--skip-http", "--game", game_id, "--in-process-seconds",
                                 str(seconds), "--json", str(out), *extra], check=True, capture_output=True)
@@ -138,7 +139,7 @@ def _wrk(url: str, body_path: str, seconds: int, threads: int, connections: int,
 
 
 def bench_http(game, seconds: int, workers: int, threads: int, connections: int, rounds_count: int = 5,
-               baseline: str | None = None) -> dict:
+               baseline: str | None = None, revision: str | None = None) -> dict:
     """Referee against the floor app, both under ``gunicorn -c gunicorn.conf.py`` (the floor
     only replaces the WSGI app), with REDIS_URL set to a private redis-server (the service's
     configuration asks for it with more than one worker; stateless requests never use it)."""
@@ -154,7 +155,8 @@ def bench_http(game, seconds: int, workers: int, threads: int, connections: int,
         redis_proc, redis_url = servers.start_redis(folder_path)
         started = {}
         plan = [("echo", "echo_app:app", "/echo", servers.ROOT),
-                ("referee", None, f"/v1/games/{game.id}/adjudicate", servers.ROOT)]
+                ("referee", None, f"/v1/games/{game.id}/adjudicate",
+                 servers.export_revision(revision, folder_path, "tree") if revision else servers.ROOT)]
         if baseline:
             plan.append(("baseline", None, f"/v1/games/{game.id}/adjudicate",
                          servers.export_revision(baseline, folder_path)))
@@ -211,6 +213,7 @@ def main() -> None:
     parser.add_argument("--in-process-seconds", type=float, default=6)
     parser.add_argument("--code", help=argparse.SUPPRESS)
     parser.add_argument("--baseline-rounds", type=int, default=3, help="in-process rounds against --baseline")
+    parser.add_argument("--revision", help="with --baseline: serve this git revision instead of the working tree")
     parser.add_argument("--baseline", metavar="REVISION",
                         help="also serve this git revision (same settings, alternating): what the changes since bought")
     parser.add_argument("--json", help="also write the figures to this file")
@@ -223,10 +226,10 @@ def main() -> None:
         game = GAMES[game_id]
         figures = bench_in_process(game, args.in_process_seconds)
         if args.baseline:
-            figures.update(in_process_against(game_id, args.baseline, args.baseline_rounds, 4))
+            figures.update(in_process_against(game_id, args.baseline, args.baseline_rounds, 4, args.revision))
         if not args.skip_http:
             figures.update(bench_http(game, args.seconds, args.workers, args.threads, args.connections,
-                                      baseline=args.baseline))
+                                      baseline=args.baseline, revision=args.revision))
         report[game_id] = figures
         print(game_id, json.dumps(figures), flush=True)
     print("\naims:")

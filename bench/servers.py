@@ -100,10 +100,10 @@ def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: s
     raise RuntimeError(f"{app or 'service'} did not start")
 
 
-def export_revision(revision: str, folder: Path) -> Path:
+def export_revision(revision: str, folder: Path, name: str = "revision") -> Path:
     """The source tree of git ``revision`` extracted under ``folder`` (git archive), to serve it
     beside the working tree in the same run: what a change bought, measured in one run."""
-    target = folder / "revision"
+    target = folder / name
     target.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
