@@ -1,24 +1,64 @@
 """gunicorn settings for Referee (the root gunicorn.conf.py loads this module).
 
-Environment: BIND (default 127.0.0.1:8000; the container sets 0.0.0.0:8000),
-WEB_CONCURRENCY (worker processes, default 1; more than one needs REDIS_URL, see on_starting),
-GUNICORN_TIMEOUT (seconds, default 30).
-Sync workers: the service is CPU-bound and answers each request in well under a millisecond.
+Environment:
+
+- BIND (default 127.0.0.1:8000; the container sets 0.0.0.0:8000);
+- WEB_CONCURRENCY (worker processes, default 1; more than one needs REDIS_URL, see on_starting);
+- GUNICORN_WORKER_CLASS (default ``gevent``; ``sync`` for the old one-connection-per-worker model);
+- GUNICORN_WORKER_CONNECTIONS (connections per gevent worker, default 1000);
+- GUNICORN_TIMEOUT (seconds, default 30);
+- GUNICORN_ACCESS_LOG (default ``-``: JSON access log lines on standard output; empty: none);
+- REFEREE_CONTROL_SOCKET (unset: no control socket; a path: gunicorn's control socket there,
+  one path per instance, since gunicorn's default path is shared by every instance on a host);
+- PROMETHEUS_MULTIPROC_DIR (where workers keep their metrics for GET /metrics; unset: a new
+  temporary directory per instance, removed at exit; set: its files are removed at start).
+
+gevent workers: a slow or idle client costs a greenlet, not a worker, and connections are kept
+alive between requests. Every request's work is bounded (docs/matches.md, "Limits"), and Redis
+calls have one short deadline per request, so no greenlet holds the worker for long. gevent's
+monkey-patching happens here, in the master, before the application is preloaded: the sockets
+and locks redis-py creates later are then gevent's (cooperative) ones.
 """
 
 import os
+import shutil
+import tempfile
+
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent").strip() or "gevent"
+if worker_class == "gevent":
+    from gevent import monkey
+
+    monkey.patch_all()
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
-worker_class = "sync"
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 keepalive = 5
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+logger_class = "referee.access_log.JsonAccessLogger"
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 preload_app = True
 wsgi_app = "referee.wsgi:app"
+
+_control_socket = os.environ.get("REFEREE_CONTROL_SOCKET", "").strip()
+control_socket_disable = not _control_socket
+if _control_socket:
+    control_socket = _control_socket
+
+# Metrics of every worker, merged by GET /metrics (prometheus_client's multiprocess mode).
+# Set before the application is imported: prometheus_client reads it when a metric is made.
+_metrics_dir_made = False
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip():
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="referee-metrics-")
+    _metrics_dir_made = True
+else:
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+    for _name in os.listdir(os.environ["PROMETHEUS_MULTIPROC_DIR"]):
+        if _name.endswith(".db"):
+            os.remove(os.path.join(os.environ["PROMETHEUS_MULTIPROC_DIR"], _name))
 
 
 def on_starting(server):
@@ -29,3 +69,15 @@ def on_starting(server):
                    "(see docs/matches.md), or run one worker (WEB_CONCURRENCY=1).")
         server.log.error(message)
         raise SystemExit(message)
+
+
+def child_exit(server, worker):
+    """A dead worker's live gauges no longer count (its counters do)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _metrics_dir_made:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
