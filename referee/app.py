@@ -11,13 +11,17 @@ from flask import Flask, g, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
-from referee.api import problems
+from referee.api import metrics, problems
+from referee.api.cors import enable_cors
 from referee.api.fast_nested import dict_key_names
 from referee.api.games import blueprints
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
+from referee.api.request_ids import echo_request_id, take_request_id
 from referee.api.schemas import Problem, one_of_schemas
+from referee.api.transport import read_chunked_body
 from referee.games import GAMES
+from referee.store.deadline import close_budget, open_budget
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 API_DESCRIPTION = """Referee judges moves of three cat card games: CATATAC, Call of Katulhu and
@@ -77,10 +81,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=int(os.environ.get("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
     )
     app.config.update(config or {})
+    # Order matters: every answer, even one a later hook gives, has a request id and is counted.
+    app.before_request(take_request_id)
+    app.before_request(open_budget)  # one store deadline per request (referee/store/deadline.py)
+    app.teardown_request(lambda _error: close_budget())
+    metrics.instrument(app)
+    app.before_request(lambda: read_chunked_body(app))
+    app.after_request(echo_request_id)
+    enable_cors(app)
     api = RefereeApi(app)
     api.ma_plugin.converter.add_attribute_function(dict_key_names)
     api.ma_plugin.converter.add_attribute_function(one_of_schemas)
     api.register_blueprint(health_blp)
+    api.register_blueprint(metrics.metrics_blp)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
     register_matches(app, api)

@@ -9,6 +9,7 @@ from importlib import import_module
 from flask import Response, g, request
 
 from referee.api import adjudication, examples
+from referee.api.metrics import count_verdict
 from referee.api.parsing import Blueprint
 from referee.api.schemas import GameDetail, GameList, game_schemas
 from referee.engine.core import Game
@@ -84,6 +85,11 @@ def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, do
             blp.response(200, answer_schema, examples=answer_examples)(view)))
 
 
+def _counted(game: Game, verdict: dict) -> dict:
+    count_verdict(game.id, verdict["legal"])
+    return verdict
+
+
 def game_blueprint(game: Game) -> Blueprint:
     """The blueprint of ``game``'s stateless operations under ``/v1/games/<id>``."""
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
@@ -107,7 +113,7 @@ def game_blueprint(game: Game) -> Blueprint:
         ("adjudicate", schemas.adjudicate_request, schemas.verdict,
          f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
          "violations with code, message and rulebook section).",
-         lambda body: adjudication.adjudicate(game, body, request_language())),
+         lambda body: _counted(game, adjudication.adjudicate(game, body, request_language()))),
         ("score", schemas.state_request, schemas.score_answer,
          f"{name}: the score sheet and outcome of a state.",
          lambda body: adjudication.score(game, body)),

@@ -33,10 +33,12 @@ from marshmallow import ValidationError
 from referee.api import adjudication, conditions, examples, live
 from referee.api.fast_nested import fast_load
 from referee.api.games import json_response, request_language
+from referee.api.metrics import count_store_error, count_verdict
 from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
                                        MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
 from referee.api.parsing import Blueprint
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
+from referee.api.snapshot_cache import RecentSnapshots, max_bytes_from_env
 from referee.engine import information
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
@@ -53,42 +55,6 @@ blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-class RecentSnapshots:
-    """The latest snapshot this process read or wrote for each match (bounded, per process,
-    entries younger than ``max_age`` seconds).
-
-    A move naming the cached version skips the read from the store: safe because the commit
-    script checks the version again atomically, and a version's state never changes (a stale
-    cache only turns into 412, exactly as a stale If-Match does). Reads (GET) always go to the
-    store."""
-
-    def __init__(self, size: int = 4096, max_age: float = 60.0):
-        self.size = size
-        self.max_age = max_age
-        self._items: dict[str, tuple[int, float, dict, dict, str]] = {}
-
-    def get(self, match_id: str, versions: frozenset[int]) -> tuple[int, dict, dict, str] | None:
-        """``(version, meta, state, state_text)`` if the cached version is one of ``versions``
-        and fresh, else None."""
-        item = self._items.get(match_id)
-        if item is None or item[0] not in versions or time.monotonic() - item[1] > self.max_age:
-            return None
-        return item[0], item[2], item[3], item[4]
-
-    def put(self, match_id: str, version: int, meta: dict, state: dict, text: str) -> None:
-        items = self._items
-        items.pop(match_id, None)
-        items[match_id] = (version, time.monotonic(), meta, state, text)
-        while len(items) > self.size:
-            try:
-                items.pop(next(iter(items)), None)
-            except (StopIteration, RuntimeError):
-                break
-
-    def drop(self, match_id: str) -> None:
-        self._items.pop(match_id, None)
-
 
 def _store():
     return current_app.extensions["referee.store"]
@@ -462,6 +428,20 @@ def _idempotency_key() -> str | None:
     return key
 
 
+def _confirm_cached(store, recent: RecentSnapshots, match_id: str, version: int) -> None:
+    """An illegal move judged on a cached snapshot writes nothing, so no commit checks the
+    match: ask the store that it still holds this version (404 when it expired, 412 when
+    another worker moved it on)."""
+    current = store.version(match_id)
+    if current == version:
+        return
+    recent.drop(match_id)
+    if current is None:
+        raise _not_found(match_id)
+    raise ProblemError(412, f"The match is at version {current}; this move was chosen on another version.",
+                       headers={"ETag": _etag(current)})
+
+
 @blp.route("/<string:match_id>/moves", methods=["POST"])
 @blp.arguments(MoveRequest(), examples=_examples("postMove")[0])
 @blp.response(200, MatchVerdict, examples=_examples("postMove")[1], description="The verdict (a rule violation is a normal answer: legal false, "
@@ -515,6 +495,9 @@ def post_move(body, match_id):
         state = json.loads(state_before)
         recent.put(match_id, version, meta, state, state_before)
     verdict = game.adjudicate(state, move, checked=True)
+    count_verdict(game.id, verdict.legal)
+    if cached is not None and not verdict.legal:
+        _confirm_cached(store, recent, match_id, version)
     answer = adjudication.verdict_json(verdict, request_language(), game)
     answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat)
     answer["id"] = match_id
@@ -553,6 +536,7 @@ def post_move(body, match_id):
 
 def _unavailable(error: StoreUnavailable) -> Response:
     current_app.logger.warning("match store unavailable: %s", error)
+    count_store_error()
     return problem_response(503, "The match store does not answer; try again shortly. Stateless operations "
                                  "(/v1/games/...) keep working.", title="Match store unavailable",
                             slug="store-unavailable", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
@@ -563,7 +547,8 @@ def register_matches(app: Flask, api: Api) -> None:
     given, else :func:`referee.store.store_from_env`) in ``app.extensions["referee.store"]``."""
     store = app.config.get("REFEREE_STORE") or store_from_env()
     app.extensions["referee.store"] = store
-    app.extensions["referee.recent_snapshots"] = RecentSnapshots()
+    app.extensions["referee.recent_snapshots"] = RecentSnapshots(
+        app.config.get("REFEREE_SNAPSHOT_CACHE_BYTES", max_bytes_from_env()))
     app.extensions["referee.waiting"] = app.config.get("REFEREE_WAITING") or live.slots_from_env()
     app.extensions["referee.heartbeat"] = app.config.get("REFEREE_EVENTS_HEARTBEAT_SECONDS") or live.heartbeat_from_env()
     api.spec.components.security_scheme(SECURITY_SCHEME, {

@@ -13,7 +13,9 @@ Configuration (environment, read by :func:`store_from_env`):
 - ``REDIS_URL``: ``redis://`` or ``rediss://`` URL; absent: the in-process store.
 - ``REDIS_CLUSTER``: ``1`` when ``REDIS_URL`` names a node of a Redis Cluster.
 - ``REFEREE_MATCH_TTL_SECONDS``: lifetime of an idle match (default 604800, 7 days).
-- ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout (default 0.5).
+- ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout of one attempt (default 0.1);
+- ``REFEREE_STORE_DEADLINE_SECONDS``: the time one request may spend on the store, every
+  call and retry included (default 0.3); past it the request is answered 503.
 
 Every store method raises :class:`StoreUnavailable` when the backing service does not
 answer; the HTTP layer turns it into 503 with ``Retry-After``.
@@ -26,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 DEFAULT_TTL_SECONDS = 7 * 24 * 3600
-DEFAULT_SOCKET_TIMEOUT = 0.5
+DEFAULT_SOCKET_TIMEOUT = 0.1
+DEFAULT_DEADLINE = 0.3
 MAX_WAIT_SECONDS = 30          # the longest a request may wait for a match to change (Prefer: wait)
 
 
@@ -91,6 +94,9 @@ class Store(Protocol):
         ``expected`` (-> stale / missing), then write the state at ``expected + 1``, append
         ``entry`` to the log, store ``stored`` under ``key`` and renew the match's TTL."""
 
+    def version(self, match_id: str) -> int | None:
+        """The stored version, or None when the match is absent or expired."""
+
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
         """Block until the match is at another version than ``version``, or ``timeout``
         seconds pass; return the version then (None when the match is absent). A commit
@@ -123,4 +129,7 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
     from referee.store.redis import RedisStore
     cluster = environ.get("REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes")
     timeout = float(environ.get("REDIS_SOCKET_TIMEOUT_SECONDS", "") or DEFAULT_SOCKET_TIMEOUT)
-    return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout)
+    deadline = float(environ.get("REFEREE_STORE_DEADLINE_SECONDS", "") or DEFAULT_DEADLINE)
+    if timeout <= 0 or deadline <= 0:
+        raise ValueError("REDIS_SOCKET_TIMEOUT_SECONDS and REFEREE_STORE_DEADLINE_SECONDS must be positive")
+    return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout, deadline=deadline)

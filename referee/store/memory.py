@@ -106,6 +106,11 @@ class MemoryStore:
             self._changed.notify_all()
             return Commit("ok", match.version)
 
+    def version(self, match_id: str) -> int | None:
+        with self._lock:
+            match = self._live(match_id)
+            return None if match is None else match.version
+
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
         deadline = time.monotonic() + timeout
         with self._lock:

@@ -7,38 +7,56 @@ unchanged on a cluster):
   text), ``updated`` (epoch seconds);
 - ``match:{id}:log``: list of log entries (JSON texts), oldest first;
 - ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text);
+- ``match:{id}:commits``: hash commit token -> the version that commit created;
 - ``match:{id}:versions``: a short stream of the versions committed, read with ``XREAD
   BLOCK`` by requests waiting for the next move (long-poll, event streams) on any server.
 
-All three expire ``ttl`` seconds after the last write (creation or legal move). A move is
+All of them expire ``ttl`` seconds after the last write (creation or legal move). A move is
 one Lua script: idempotency lookup, version check, and the writes of state, version, log
 entry and key happen in one atomic step.
 
-The client is created on first use (``RedisCluster`` connects in its constructor), with
-short socket timeouts and a small retry policy, so that an outage costs a request well
-under a second and the service starts while Redis is down. Every failure to reach Redis
-raises :class:`referee.store.StoreUnavailable`.
+Retries and the deadline: redis-py itself does not retry; this module does, within one
+deadline per request (:mod:`referee.store.deadline`, ``deadline`` seconds for every call and
+attempt of a request). A retry starts only while at least two socket timeouts (connect and
+reply) are left, so a frozen Redis costs a request about ``deadline`` seconds, then 503.
+Every script may run twice (a reply lost to a timeout is not a command not run), so each
+recognises its own earlier run: a commit carries a token made once per :meth:`commit` call
+and stored with the version it created; a second run finds the token and answers that
+version instead of "stale".
+
+The client is created on first use (``RedisCluster`` connects in its constructor), so the
+service starts while Redis is down. Every failure to reach Redis raises
+:class:`referee.store.StoreUnavailable`.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import threading
-from typing import Any
+import time
+from typing import Any, Callable, TypeVar
 
 import redis
-from redis.backoff import ExponentialBackoff
-from redis.exceptions import RedisClusterException, RedisError
+from redis.backoff import NoBackoff
+from redis.exceptions import ClusterError, ConnectionError as RedisConnectionError, RedisClusterException, RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
-from referee.store import (DEFAULT_SOCKET_TIMEOUT, DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS, Commit, Snapshot,
-                           StoreUnavailable)
+from referee.store import (DEFAULT_DEADLINE, DEFAULT_SOCKET_TIMEOUT, DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS,
+                           Commit, Snapshot, StoreUnavailable)
+from referee.store.deadline import deadline_for, renew_budget
 
 RETRIES = 2
-BACKOFF_BASE = 0.01
-BACKOFF_CAP = 0.05
+BACKOFF = 0.01  # seconds before the first retry, doubled after each
+# Failures worth another attempt: the server may answer next time.
+TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterError, OSError)
+T = TypeVar("T")
 
+# ARGV[8]: this commit's token. Found already: a retry of a commit that did land.
 _COMMIT = """
+local done = redis.call('HGET', KEYS[4], ARGV[8])
+if done then return {'ok', done} end
 if ARGV[6] ~= '' then
   local old = redis.call('HGET', KEYS[3], ARGV[6])
   if old then
@@ -51,8 +69,10 @@ if v ~= ARGV[1] then return {'stale', v} end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[4])
 redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[8], nv)
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PEXPIRE', KEYS[4], ARGV[5])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
   redis.call('PEXPIRE', KEYS[3], ARGV[5])
@@ -63,7 +83,7 @@ return {'ok', tostring(nv)}
 """
 
 _CREATE = """
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'state', ARGV[2], 'updated', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
@@ -94,23 +114,25 @@ def versions_key(match_id: str) -> str:
     return "match:{" + match_id + "}:versions"
 
 
-def keys_of(match_id: str) -> tuple[str, str, str]:
-    """The snapshot, log and idempotency keys of a match (one hash tag)."""
+def keys_of(match_id: str) -> tuple[str, str, str, str]:
+    """The snapshot, log, idempotency and commit token keys of a match (one hash tag)."""
     tag = "match:{" + match_id + "}:"
-    return tag + "snap", tag + "log", tag + "keys"
+    return tag + "snap", tag + "log", tag + "keys", tag + "commits"
 
 
 class RedisStore:
     """Matches in Redis (``cluster``: a Redis Cluster reached through one node's URL)."""
 
     def __init__(self, url: str, *, cluster: bool = False, ttl: int = DEFAULT_TTL_SECONDS,
-                 socket_timeout: float = DEFAULT_SOCKET_TIMEOUT, retries: int = RETRIES):
+                 socket_timeout: float = DEFAULT_SOCKET_TIMEOUT, retries: int = RETRIES,
+                 deadline: float = DEFAULT_DEADLINE):
         self.url = url
         self.cluster = cluster
         self.kind = "redis-cluster" if cluster else "redis"
         self.ttl = ttl
         self.socket_timeout = socket_timeout
         self.retries = retries
+        self.deadline = deadline
         self._lock = threading.Lock()
         self._client: Any = None
         self._pid = 0
@@ -123,7 +145,7 @@ class RedisStore:
     def _connect(self) -> Any:
         options = dict(decode_responses=True, socket_timeout=self.socket_timeout,
                        socket_connect_timeout=self.socket_timeout,
-                       retry=Retry(ExponentialBackoff(cap=BACKOFF_CAP, base=BACKOFF_BASE), self.retries))
+                       retry=Retry(NoBackoff(), 0))
         if self.cluster:
             return redis.RedisCluster.from_url(self.url, **options)
         return redis.Redis.from_url(self.url, health_check_interval=30, **options)
@@ -145,12 +167,29 @@ class RedisStore:
                 self._client, self._pid = client, pid
             return self._client
 
+    def _call(self, operation: Callable[[Any], T]) -> T:
+        """``operation(client)``, tried again after a transient failure while the request's
+        deadline leaves room for a whole attempt. Raises StoreUnavailable."""
+        deadline = deadline_for(self.deadline)
+        attempt = 0
+        while True:
+            if time.monotonic() >= deadline:
+                raise StoreUnavailable("Redis did not answer within the request's deadline")
+            client = self.client()
+            try:
+                return operation(client)
+            except TRANSIENT as error:
+                failure = error
+            except (RedisError, RedisClusterException) as error:
+                raise StoreUnavailable(f"Redis did not answer: {error}") from None
+            attempt += 1
+            pause = BACKOFF * 2 ** (attempt - 1)
+            if attempt > self.retries or deadline - time.monotonic() < pause + 2 * self.socket_timeout:
+                raise StoreUnavailable(f"Redis did not answer: {failure}") from None
+            time.sleep(pause)
+
     def _run(self, script: str, keys: list[str], args: list[Any]) -> Any:
-        client = self.client()
-        try:
-            return self._scripts[script](keys=keys, args=args, client=client)
-        except (RedisError, RedisClusterException, OSError) as error:
-            raise StoreUnavailable(f"Redis did not answer: {error}") from None
+        return self._call(lambda client: self._scripts[script](keys=keys, args=args, client=client))
 
     def blocking_client(self) -> Any:
         """A second client for ``XREAD BLOCK`` only: its own connections, a socket timeout
@@ -193,36 +232,34 @@ class RedisStore:
 
     def get(self, match_id: str) -> Snapshot | None:
         snap = keys_of(match_id)[0]
-        client = self.client()
-        try:
-            meta, version, state, updated = client.hmget(snap, ("meta", "version", "state", "updated"))
-        except (RedisError, RedisClusterException, OSError) as error:
-            raise StoreUnavailable(f"Redis did not answer: {error}") from None
+        meta, version, state, updated = self._call(
+            lambda client: client.hmget(snap, ("meta", "version", "state", "updated")))
         if meta is None or version is None or state is None:
             return None
         updated_at = float(updated or 0)
         return Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl)
 
     def log(self, match_id: str) -> list[str] | None:
-        snap, log, _ = keys_of(match_id)
+        snap, log, _, _ = keys_of(match_id)
         answer = self._run("log", [snap, log], [])
         return None if not answer else list(answer[1])
 
     def idempotent(self, match_id: str, key: str) -> str | None:
-        client = self.client()
-        try:
-            return client.hget(keys_of(match_id)[2], key)
-        except (RedisError, RedisClusterException, OSError) as error:
-            raise StoreUnavailable(f"Redis did not answer: {error}") from None
+        return self._call(lambda client: client.hget(keys_of(match_id)[2], key))
+
+    def version(self, match_id: str) -> int | None:
+        version = self._call(lambda client: client.hget(keys_of(match_id)[0], "version"))
+        return None if version is None else int(version)
 
     def remember(self, match_id: str, key: str, stored: str) -> str | None:
-        snap, _, keys = keys_of(match_id)
+        snap, _, keys, _ = keys_of(match_id)
         return self._run("remember", [snap, keys], [key, stored]) or None
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
                key: str | None = None, stored: str | None = None) -> Commit:
+        token = secrets.token_hex(12)  # the same for every attempt of this commit
         answer = self._run("commit", list(keys_of(match_id)),
-                           [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or ""])
+                           [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or "", token])
         kind = answer[0]
         if kind == "ok":
             self._announce(match_id, int(answer[1]))
@@ -248,26 +285,28 @@ class RedisStore:
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
         stream = versions_key(match_id)
         snap = keys_of(match_id)[0]
-        client = self.client()
-        try:
+
+        def newest_and_version(client):
             # The stream's last id first, then the version: a commit after the version was
             # read is announced after that id, so XREAD from it cannot miss it.
             newest = client.xrevrange(stream, count=1)
-            last = newest[0][0] if newest else "0-0"
-            current = client.hget(snap, "version")
-            if current is None or int(current) != version:
-                return None if current is None else int(current)
+            return (newest[0][0] if newest else "0-0"), client.hget(snap, "version")
+
+        last, current = self._call(newest_and_version)
+        if current is None or int(current) != version:
+            return None if current is None else int(current)
+        try:
             self.blocking_client().xread({stream: last}, count=1, block=max(1, int(timeout * 1000)))
-            current = client.hget(snap, "version")
         except (RedisError, RedisClusterException, OSError) as error:
             raise StoreUnavailable(f"Redis did not answer: {error}") from None
+        finally:
+            renew_budget()  # the wait is not store work: what follows gets a deadline of its own
+        current = self._call(lambda client: client.hget(snap, "version"))
         return None if current is None else int(current)
 
     def health(self) -> dict:
         try:
-            self.client().ping()
+            self._call(lambda client: client.ping())
         except StoreUnavailable as error:
             return {"kind": self.kind, "ok": False, "error": str(error)}
-        except (RedisError, RedisClusterException, OSError) as error:
-            return {"kind": self.kind, "ok": False, "error": f"Redis did not answer: {error}"}
         return {"kind": self.kind, "ok": True}

@@ -73,11 +73,11 @@ class TestRedisKeysAndTTL:
         store = RedisStore(redis_url, ttl=100)
         raw = redis.Redis.from_url(redis_url)
         match = new_match(store)
-        snap, log, keys = keys_of(match)
+        snap, log, keys, commits = keys_of(match)
         assert 99_000 < raw.pttl(snap) <= 100_000
         raw.pexpire(snap, 5_000)
         assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "a").kind == "ok"
-        for key in (snap, log, keys):
+        for key in (snap, log, keys, commits):
             assert 99_000 < raw.pttl(key) <= 100_000, key
         store.remember(match, "k2", "b")
         assert 99_000 < raw.pttl(keys) <= 100_000
@@ -132,10 +132,12 @@ class TestConfiguration:
     def test_store_from_env(self):
         assert store_from_env({}).kind == "memory"
         single = store_from_env({"REDIS_URL": "redis://127.0.0.1:1/0"})
-        assert (single.kind, single.cluster, single.socket_timeout) == ("redis", False, 0.5)
+        assert (single.kind, single.cluster, single.socket_timeout, single.deadline) == ("redis", False, 0.1, 0.3)
         cluster = store_from_env({"REDIS_URL": "redis://127.0.0.1:1", "REDIS_CLUSTER": "1",
-                                  "REDIS_SOCKET_TIMEOUT_SECONDS": "0.2"})
-        assert (cluster.kind, cluster.socket_timeout) == ("redis-cluster", 0.2)
+                                  "REDIS_SOCKET_TIMEOUT_SECONDS": "0.2", "REFEREE_STORE_DEADLINE_SECONDS": "1.5"})
+        assert (cluster.kind, cluster.socket_timeout, cluster.deadline) == ("redis-cluster", 0.2, 1.5)
+        with pytest.raises(ValueError):
+            store_from_env({"REDIS_URL": "redis://127.0.0.1:1", "REFEREE_STORE_DEADLINE_SECONDS": "0"})
 
     @pytest.mark.parametrize("cluster", [False, True])
     def test_client_is_lazy_and_failures_are_fast(self, cluster):

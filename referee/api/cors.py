@@ -1,0 +1,28 @@
+"""Cross-origin calls from browser apps (flask-cors), for the origins in
+``REFEREE_CORS_ORIGINS`` (comma-separated; unset or empty: no origin, no CORS headers)."""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+from flask_cors import CORS
+
+EXPOSED = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Language", "X-Request-ID"]
+ALLOWED = ["Content-Type", "Accept-Language", "If-Match", "If-None-Match", "Idempotency-Key", "Authorization",
+           "X-Request-ID"]
+
+
+def origins_from(value: str | None) -> list[str]:
+    return [origin.strip() for origin in (value or "").split(",") if origin.strip()]
+
+
+def enable_cors(app: Flask) -> None:
+    """CORS for ``app.config["REFEREE_CORS_ORIGINS"]`` (else the environment); nothing when
+    no origin is configured. Preflights are cached by browsers for 10 minutes."""
+    configured = app.config.get("REFEREE_CORS_ORIGINS", os.environ.get("REFEREE_CORS_ORIGINS"))
+    origins = origins_from(configured)
+    if not origins:
+        return
+    CORS(app, origins=origins, expose_headers=EXPOSED, allow_headers=ALLOWED, max_age=600,
+         methods=["GET", "POST", "OPTIONS"], vary_header=True)

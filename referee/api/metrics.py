@@ -1,0 +1,87 @@
+"""Prometheus metrics, served at ``GET /metrics`` in the text exposition format.
+
+Under gunicorn every worker writes its metrics to ``PROMETHEUS_MULTIPROC_DIR`` (set by
+referee/gunicorn_conf.py) and ``/metrics`` merges them, so the figures are the service's
+whatever worker answers. Without that variable (one process, tests) the process's own
+registry is served.
+
+- ``referee_requests_total{operation, game, status}``: answers, by operation (the view's
+  name: ``adjudicate``, ``post_move``...), game id (``-`` when none) and HTTP status;
+- ``referee_request_duration_seconds{operation, game}``: latency histogram;
+- ``referee_verdicts_total{game, legal}``: verdicts of adjudicate and match moves;
+- ``referee_store_errors_total``: requests the match store did not answer (each a 503).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from flask import Flask, Response, g, request
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
+                               generate_latest, multiprocess)
+
+from referee.api.parsing import Blueprint
+from referee.games import GAMES
+
+REQUESTS = Counter("referee_requests_total", "HTTP answers by operation, game and status",
+                   ["operation", "game", "status"])
+DURATION = Histogram("referee_request_duration_seconds", "Time to answer, by operation and game",
+                     ["operation", "game"],
+                     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+VERDICTS = Counter("referee_verdicts_total", "Verdicts given, legal or not", ["game", "legal"])
+STORE_ERRORS = Counter("referee_store_errors_total", "Requests the match store did not answer (503)")
+
+metrics_blp = Blueprint("metrics", __name__, description="Prometheus metrics")
+
+
+@metrics_blp.route("/metrics")
+@metrics_blp.doc(operationId="getMetrics", responses={200: {
+    "description": "Prometheus text format (version 0.0.4): requests by operation, game and status, latency "
+                   "histograms, verdicts, match store errors; merged over every worker",
+    "content": {"text/plain": {"schema": {"type": "string"}}}}})
+def metrics():
+    """Metrics of the whole service (every gunicorn worker), Prometheus text format."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=directory)
+    else:
+        registry = REGISTRY
+    return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+
+
+def count_verdict(game_id: str, legal: bool) -> None:
+    """Count a verdict (and name the request's game for the request metrics)."""
+    g.metrics_game = game_id
+    VERDICTS.labels(game_id, "true" if legal else "false").inc()
+
+
+def count_store_error() -> None:
+    STORE_ERRORS.inc()
+
+
+def _labels() -> tuple[str, str]:
+    endpoint = request.endpoint
+    if endpoint is None:
+        return "unknown", "-"
+    blueprint, _, view = endpoint.rpartition(".")
+    game = g.get("metrics_game") or (blueprint if blueprint in GAMES else "-")
+    return view, game
+
+
+def instrument(app: Flask) -> None:
+    """Time and count every request of ``app``; register ``GET /metrics``."""
+
+    @app.before_request
+    def start_timer():
+        g.metrics_started = time.perf_counter()
+
+    @app.after_request
+    def record(response):
+        started = g.get("metrics_started")
+        if started is not None:
+            operation, game = _labels()
+            REQUESTS.labels(operation, game, str(response.status_code)).inc()
+            DURATION.labels(operation, game).observe(time.perf_counter() - started)
+        return response
