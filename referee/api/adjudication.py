@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import time
 from typing import Any
 
 import orjson
@@ -17,6 +18,7 @@ import orjson
 from referee.api.problems import ProblemError
 from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
 from referee.i18n import translate
+from referee.limits import MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 
 
 def dumps(value: Any) -> str:
@@ -106,11 +108,54 @@ def score(game: Game, body: dict) -> dict:
     return {"scores": scores, "outcome": outcome.to_json()}
 
 
+YIELD_EVERY = 25  # replay steps between two chances for the worker's other requests to run
+
+
+def _replay_sharing_the_worker(game: Game, state: dict, moves: list) -> tuple[dict, list[Verdict], int | None]:
+    """``Game.replay`` (the state already checked), pausing every ``YIELD_EVERY`` steps with
+    ``time.sleep(0)``: under gevent (monkey-patched) it lets the worker's other greenlets run,
+    so a long replay delays a health probe by a few steps, not by the whole replay."""
+    verdicts: list[Verdict] = []
+    for index, move in enumerate(moves):
+        verdict = game.adjudicate(state, move, checked=True)
+        verdicts.append(verdict)
+        if not verdict.legal:
+            return state, verdicts, index
+        state = verdict.state
+        if index % YIELD_EVERY == YIELD_EVERY - 1:
+            time.sleep(0)
+    return state, verdicts, None
+
+
+def _too_much(detail: str, pointer: str, why: str) -> ProblemError:
+    return ProblemError(413, detail, [(pointer, why)], title="Over a limit of the service", slug="limit-exceeded")
+
+
 def replay(game: Game, body: dict, language: str) -> dict:
-    """``{"state", "moves"}`` -> ``{"state", "steps", "first_illegal"}``."""
+    """``{"state", "moves", "include_states"?}`` -> ``{"state", "steps", "first_illegal"}``.
+
+    Each step is a verdict whose ``state`` is null unless ``include_states`` (the final state
+    is given once). 413 (pointer /moves or /include_states) over the limits of
+    referee/limits.py: ``moves x starting state size`` over ``MAX_REPLAY_WORK``, or over
+    ``MAX_REPLAY_STATE_BYTES`` with ``include_states``."""
+    include_states = bool(body.get("include_states"))
+    work = len(dumps(body["state"])) * len(body["moves"])
+    if work > MAX_REPLAY_WORK:
+        raise _too_much(f"This replay is too much work for one request: {len(body['moves'])} moves from a state of "
+                        f"{work // max(len(body['moves']), 1):,} bytes; moves x state size may be at most "
+                        f"{MAX_REPLAY_WORK:,} (MAX_REPLAY_WORK). Replay it in parts, each from the last state.",
+                        "/moves", "too many moves for a state of this size")
+    if include_states and work > MAX_REPLAY_STATE_BYTES:
+        raise _too_much(f"A replay with the state of every step would answer about {work:,} bytes; the limit is "
+                        f"{MAX_REPLAY_STATE_BYTES:,} (MAX_REPLAY_STATE_BYTES, moves x state size). Send fewer "
+                        "moves, or leave include_states false.",
+                        "/include_states", "too many moves to include every state")
     check(game, body["state"])
-    final, verdicts, illegal_at = game.replay(body["state"], body["moves"], checked=True)
+    final, verdicts, illegal_at = _replay_sharing_the_worker(game, body["state"], body["moves"])
     steps = [verdict_json(v, language, game) for v in verdicts]
+    if not include_states:
+        for step in steps:
+            step["state"] = None
     first_illegal = None
     if illegal_at is not None:
         first_illegal = {"index": illegal_at, "violations": steps[illegal_at]["violations"]}

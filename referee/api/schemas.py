@@ -12,9 +12,8 @@ from types import ModuleType
 from marshmallow import Schema, fields, validate
 
 from referee.api.fast_nested import FastEnvelope, FastNested
-from referee.games.common_schema import OneOfSchemas
-
-MAX_REPLAY_MOVES = 5000
+from referee.games.common_schema import OneOfSchemas, StrictBoolean
+from referee.limits import MAX_REPLAY_MOVES
 
 
 class ProblemFieldError(Schema):
@@ -146,7 +145,11 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
     })
     replay_request = make("ReplayRequest", {
         "state": FastNested(state, required=True),
-        "moves": fields.List(FastNested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES)),
+        "moves": fields.List(FastNested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES),
+                             metadata={"description": f"at most {MAX_REPLAY_MOVES} moves"}),
+        "include_states": StrictBoolean(load_default=False, metadata={
+            "description": "false (default): each step's state is null (the final state is given once); true: "
+                           "each step carries the state after it (limited: moves x starting state size)"}),
     })
     view_request = make("ViewRequest", {
         "state": FastNested(state, required=True),

@@ -4,8 +4,8 @@ gunicorn decodes the chunks while the application reads; a malformed chunk raise
 middle of that read (once a 500), and werkzeug cuts a chunked body silently at the limit
 (once a 400 "not valid JSON" for a body that was only too large). Reading the body here,
 before any view, makes both cases the problems a ``Content-Length`` body gets: 400 for
-malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. The connection is closed after either,
-since the rest of the body was not read.
+malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. (The server then discards the rest of
+the body, or closes the connection when the chunking is broken.)
 """
 
 from __future__ import annotations
@@ -41,15 +41,11 @@ def read_chunked_body(app: Flask) -> Response | None:
             parts.append(part)
             size += len(part)
             if limit is not None and size > limit:
-                response = problem_response(413, f"The request body is larger than the limit of this service "
-                                                 f"({limit} bytes, REFEREE_MAX_BODY_BYTES).")
-                response.headers["Connection"] = "close"
-                return response
+                return problem_response(413, f"The request body is larger than the limit of this service "
+                                             f"({limit} bytes, REFEREE_MAX_BODY_BYTES).")
     except Exception as error:  # noqa: BLE001 - the server's chunk parser raises its own types
-        response = problem_response(400, f"The chunked request body is malformed ({type(error).__name__}).",
-                                    title="Malformed chunked body")
-        response.headers["Connection"] = "close"
-        return response
+        return problem_response(400, f"The chunked request body is malformed ({type(error).__name__}).",
+                                title="Malformed chunked body")
     data = b"".join(parts)
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))

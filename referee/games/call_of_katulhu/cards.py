@@ -33,7 +33,7 @@ TABLE_SIZE = 5           # Setup: 5 cats face up
 CAT_DECK_SIZE = 32       # Components: (1) deck of 32 cat cards
 CATS_TO_END = 7          # Gameplay: the first player to collect 7 cats ends the game
 STALL_ROUNDS = 2         # Gameplay: 2 rounds without any cat removed
-MAX_CATS = 500           # a sanity bound for a caller's catalogue
+MAX_CATS = 128           # a bound for a caller's catalogue: it is in every state (referee/limits.py)
 MAX_ID_LENGTH = 40
 # Toy and cat ids: a letter or digit, then letters, digits and . _ : - (at most 40 characters).
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$"

@@ -1,0 +1,18 @@
+"""Limits on the work of one request, so that every request within the body limit costs a
+bounded time of a worker (under gevent, a long request would starve every other connection
+of that worker) and answers a bounded size. Measured by bench/bench_worst.py; figures in
+docs/benchmarks.md ("Worst requests"). Elsewhere: the body limit (REFEREE_MAX_BODY_BYTES),
+a Call of Katulhu catalogue of at most 128 cats (``MAX_CATS``) with ids of at most 40
+characters, a Scratch & Catch deck of at most 99 copies of each card.
+
+- ``MAX_REPLAY_MOVES``: moves of one replay request (the schema answers 422 beyond).
+- ``MAX_REPLAY_WORK``: a replay step costs about the size of the state (it is copied and
+  checked at each step): the number of moves times the JSON size of the starting state may
+  not exceed this (413 beyond, checked before any work).
+- ``MAX_REPLAY_STATE_BYTES``: a replay that includes the state after every step answers
+  about moves x state size; that product may not exceed this (413 beyond).
+"""
+
+MAX_REPLAY_MOVES = 1000
+MAX_REPLAY_WORK = 12 * 1024 * 1024
+MAX_REPLAY_STATE_BYTES = 8 * 1024 * 1024

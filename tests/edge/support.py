@@ -1,0 +1,130 @@
+"""Test support for the edge tests: gunicorn started as the README and the image start it
+(gunicorn.conf.py), raw HTTP over sockets, and a TCP proxy that delays chosen Redis replies."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+from tests.matches.matches_support import Gunicorn, RedisServer, free_port, http, wait_for  # noqa: F401
+
+
+def start_gunicorn(tmp_path: Path, **env: str) -> Gunicorn:
+    """gunicorn -c gunicorn.conf.py on a free port, its output in ``tmp_path/gunicorn.log``."""
+    settings = {"WEB_CONCURRENCY": "1", "REDIS_URL": "", "REFEREE_CORS_ORIGINS": "", "GUNICORN_ACCESS_LOG": "-",
+                "HOME": str(tmp_path), "XDG_RUNTIME_DIR": "", "PROMETHEUS_MULTIPROC_DIR": ""}
+    settings.update(env)
+    return Gunicorn(settings, tmp_path / "gunicorn.log").start()
+
+
+def timed_get(url: str, timeout: float = 5.0) -> tuple[int, float]:
+    """(status, seconds) of one GET on a new connection."""
+    started = time.monotonic()
+    status, _, _ = http("GET", url)
+    return status, time.monotonic() - started
+
+
+def raw_request(port: int, data: bytes, timeout: float = 5.0) -> tuple[int, dict, bytes]:
+    """Send ``data`` as is; (status, headers, body) of the answer (Content-Length framed)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        try:
+            sock.sendall(data)
+        except OSError:
+            pass  # the server may answer and stop reading before the whole body is sent
+        received = b""
+        while b"\r\n\r\n" not in received:
+            part = sock.recv(65536)
+            if not part:
+                break
+            received += part
+        head, _, body = received.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", "0"))
+        while len(body) < length:
+            part = sock.recv(65536)
+            if not part:
+                break
+            body += part
+        return status, headers, body
+
+
+def problem_of(body: bytes) -> dict:
+    return json.loads(body)
+
+
+class DelayProxy:
+    """A TCP proxy to a Redis server that holds back the reply to a request containing
+    ``marker`` by ``delay`` seconds, ``times`` times in all (then passes everything)."""
+
+    def __init__(self, upstream_port: int, marker: bytes = b"", delay: float = 0.0, times: int = 0):
+        self.upstream_port = upstream_port
+        self.marker = marker
+        self.delay = delay
+        self.times = times
+        self.delayed = 0
+        self.port = free_port()
+        self._lock = threading.Lock()
+        self._server = socket.create_server(("127.0.0.1", self.port))
+        self._closing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _accept(self) -> None:
+        while not self._closing:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+            hold = {"seconds": 0.0}
+            threading.Thread(target=self._requests, args=(client, upstream, hold), daemon=True).start()
+            threading.Thread(target=self._replies, args=(upstream, client, hold), daemon=True).start()
+
+    def _requests(self, source, target, hold) -> None:
+        try:
+            while data := source.recv(65536):
+                if self.marker and self.marker in data:
+                    with self._lock:
+                        if self.delayed < self.times:
+                            self.delayed += 1
+                            hold["seconds"] = self.delay
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def _replies(self, source, target, hold) -> None:
+        try:
+            while data := source.recv(65536):
+                if hold["seconds"]:
+                    time.sleep(hold["seconds"])
+                    hold["seconds"] = 0.0
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self._closing = True
+        self._server.close()

@@ -1,0 +1,165 @@
+"""Failures 7 and 8, and what an operator watches: CORS for configured origins only, request
+ids taken or made and echoed, /metrics correct across gunicorn workers with JSON access log
+lines, and no control socket unless a path is given."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from referee.app import create_app
+from referee.games import GAMES
+from tests.edge.support import RedisServer, free_port, http, start_gunicorn
+
+ORIGIN = "https://table.example"
+PREFLIGHT = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST",
+             "Access-Control-Request-Headers": "Content-Type, If-Match, Idempotency-Key, Authorization"}
+
+
+@pytest.fixture(scope="module")
+def cors_client():
+    return create_app({"TESTING": True, "REFEREE_CORS_ORIGINS": f"{ORIGIN}, https://other.example"}).test_client()
+
+
+def test_preflight_from_an_allowed_origin(cors_client):
+    answer = cors_client.options("/v1/matches/abc/moves", headers=PREFLIGHT)
+    assert answer.status_code == 200
+    assert answer.headers["Access-Control-Allow-Origin"] == ORIGIN
+    allowed = {h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")}
+    assert {"content-type", "if-match", "idempotency-key", "authorization"} <= allowed
+    assert "POST" in answer.headers["Access-Control-Allow-Methods"]
+
+
+def test_answer_to_an_allowed_origin_exposes_the_headers(cors_client):
+    answer = cors_client.post("/v1/matches", json={"game": "catatac", "players": 2}, headers={"Origin": ORIGIN})
+    assert answer.status_code == 201
+    assert answer.headers["Access-Control-Allow-Origin"] == ORIGIN
+    exposed = {h.strip().lower() for h in answer.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"etag", "location", "retry-after", "idempotent-replayed", "x-request-id"} <= exposed
+
+
+def test_refused_origin_gets_no_cors_headers(cors_client):
+    answer = cors_client.options("/v1/matches", headers={**PREFLIGHT, "Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in answer.headers
+    answer = cors_client.get("/v1/games", headers={"Origin": "https://evil.example"})
+    assert answer.status_code == 200 and "Access-Control-Allow-Origin" not in answer.headers
+
+
+def test_no_origin_configured_means_no_cors(client):
+    answer = client.options("/v1/matches", headers=PREFLIGHT)
+    assert "Access-Control-Allow-Origin" not in answer.headers
+
+
+def test_request_id_is_echoed_or_made(client):
+    assert client.get("/healthz", headers={"X-Request-ID": "req-42.a"}).headers["X-Request-ID"] == "req-42.a"
+    made = client.get("/healthz").headers["X-Request-ID"]
+    assert re.fullmatch(r"[0-9a-f]{32}", made)
+    assert client.get("/healthz").headers["X-Request-ID"] != made
+    # Not a sensible token (spaces, too long): replaced by a new id.
+    assert re.fullmatch(r"[0-9a-f]{32}", client.get("/healthz", headers={"X-Request-ID": "a b"}).headers["X-Request-ID"])
+    assert client.post("/v1/games/nope/setup", json={}, headers={"X-Request-ID": "r1"}).headers["X-Request-ID"] == "r1"
+
+
+def _metric(text: str, name: str, **labels: str) -> float:
+    total = 0.0
+    for line in text.splitlines():
+        if not (line.startswith(name + "{") or line.startswith(name + " ")):
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', line.split("}")[0])) if "{" in line else {}
+        if all(found.get(k) == v for k, v in labels.items()):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def test_metrics_count_every_operation_across_two_workers(tmp_path):
+    redis_server = RedisServer(tmp_path / "redis", free_port()).start()
+    server = start_gunicorn(tmp_path, WEB_CONCURRENCY="2", REDIS_URL=redis_server.url)
+    try:
+        game = GAMES["scratch-and-catch"]
+        state = game.setup(2, "metrics", {})
+        move = game.legal_moves(state)[0]
+        base = server.base + "/v1/games/scratch-and-catch"
+        sent = {"setup": 0, "legal_moves": 0, "adjudicate": 0, "score": 0, "replay": 0}
+        for _ in range(6):  # one connection per request: both workers serve some
+            assert http("POST", base + "/setup", {"players": 2})[0] == 200
+            assert http("POST", base + "/legal-moves", {"state": state})[0] == 200
+            assert http("POST", base + "/adjudicate", {"state": state, "move": move})[0] == 200
+            assert http("POST", base + "/adjudicate", {"state": state, "move": {**move, "player": 1}})[0] == 200
+            assert http("POST", base + "/score", {"state": state})[0] == 200
+            assert http("POST", base + "/replay", {"state": state, "moves": [move]})[0] == 200
+            for name in sent:
+                sent[name] += 1
+        status, headers, match = http("POST", server.base + "/v1/matches", {"game": "scratch-and-catch", "players": 2,
+                                                                             "seed": "metrics"})
+        assert status == 201
+        match_state = game.setup(2, "metrics", {})
+        first = game.legal_moves(match_state)[0]
+        auth = {"Authorization": f"Bearer {match['seats'][first['player']]['secret']}"}
+        assert http("GET", f"{server.base}/v1/matches/{match['id']}")[0] == 200
+        assert http("GET", f"{server.base}/v1/matches/{match['id']}/log")[0] == 200
+        assert http("POST", f"{server.base}/v1/matches/{match['id']}/moves", {"move": first},
+                    {**auth, "If-Match": '"0"'})[0] == 200
+        assert http("GET", f"{server.base}/v1/matches/nope")[0] == 404
+        with urllib.request.urlopen(server.base + "/metrics", timeout=5) as answer:
+            assert answer.headers["Content-Type"].startswith("text/plain")
+            text = answer.read().decode()
+        for operation, count in sent.items():
+            expected = count * (2 if operation == "adjudicate" else 1)
+            assert _metric(text, "referee_requests_total", operation=operation, game="scratch-and-catch",
+                           status="200") == expected, operation
+        assert _metric(text, "referee_request_duration_seconds_count", operation="adjudicate") == 12
+        assert _metric(text, "referee_verdicts_total", game="scratch-and-catch", legal="true") == 6 + 1
+        assert _metric(text, "referee_verdicts_total", game="scratch-and-catch", legal="false") == 6
+        assert _metric(text, "referee_requests_total", operation="create_match", status="201") == 1
+        assert _metric(text, "referee_requests_total", operation="post_move", game="scratch-and-catch",
+                       status="200") == 1
+        assert _metric(text, "referee_requests_total", operation="get_match", status="404") == 1
+        assert _metric(text, "referee_store_errors_total") == 0
+        # The JSON access log: one object per answer, with the echoed request id; both workers answered.
+        lines = [json.loads(line) for line in (tmp_path / "gunicorn.log").read_text().splitlines()
+                 if line.startswith("{")]
+        assert len([line for line in lines if line["path"] == "/v1/games/scratch-and-catch/adjudicate"]) == 12
+        assert all(re.fullmatch(r"[0-9a-f]{32}", line["request_id"]) for line in lines)
+        assert len({line["pid"] for line in lines}) == 2
+    finally:
+        server.stop()
+        redis_server.stop()
+
+
+def test_store_errors_are_counted(tmp_path):
+    server = start_gunicorn(tmp_path, REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
+    try:
+        status, headers, _ = http("GET", server.base + "/v1/matches/abc")
+        assert status == 503 and headers["Retry-After"]
+        with urllib.request.urlopen(server.base + "/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+        assert _metric(text, "referee_store_errors_total") == 1
+        assert _metric(text, "referee_requests_total", operation="get_match", status="503") == 1
+    finally:
+        server.stop()
+
+
+def test_no_control_socket_unless_a_path_is_given(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    server = start_gunicorn(tmp_path, HOME=str(home))
+    try:
+        assert http("GET", server.base + "/healthz")[0] == 200
+        assert not (home / ".gunicorn").exists()
+    finally:
+        server.stop()
+    path = tmp_path / "referee.ctl"
+    server = start_gunicorn(tmp_path, HOME=str(home), REFEREE_CONTROL_SOCKET=str(path))
+    try:
+        deadline = time.monotonic() + 5
+        while not path.exists():
+            assert time.monotonic() < deadline, "no control socket at the path given"
+            time.sleep(0.05)
+        assert path.is_socket() and not (home / ".gunicorn").exists()
+    finally:
+        server.stop()

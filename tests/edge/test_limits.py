@@ -1,0 +1,116 @@
+"""Failure 5: bounded work per request. Over a limit: 413/422 problem+json naming it; a
+replay's steps carry no state unless asked; the heaviest replay the limits allow leaves
+/healthz answering under gunicorn."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import pytest
+
+from referee.games import GAMES
+from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS
+from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
+from tests.edge.support import http, start_gunicorn, timed_get
+
+SC = GAMES["scratch-and-catch"]
+
+
+def random_moves(game, state, count, seed="limits"):
+    rnd = random.Random(seed)
+    moves, states = [], [state]
+    while len(moves) < count and not state.get("finished"):
+        move = rnd.choice(game.legal_moves(state))
+        state = game.adjudicate(state, move).state
+        moves.append(move)
+        states.append(state)
+    return moves, states
+
+
+def test_replay_steps_carry_states_only_when_asked(client):
+    start = SC.setup(2, "steps", {})
+    moves, states = random_moves(SC, start, 12)
+    plain = client.post("/v1/games/scratch-and-catch/replay", json={"state": start, "moves": moves})
+    assert plain.status_code == 200
+    answer = plain.get_json()
+    assert [step["state"] for step in answer["steps"]] == [None] * len(moves)
+    assert [step["legal"] for step in answer["steps"]] == [True] * len(moves)
+    assert answer["state"] == states[-1] and answer["first_illegal"] is None
+    full = client.post("/v1/games/scratch-and-catch/replay",
+                       json={"state": start, "moves": moves, "include_states": True}).get_json()
+    assert [step["state"] for step in full["steps"]] == states[1:]
+    assert [step["events"] for step in full["steps"]] == [step["events"] for step in answer["steps"]]
+
+
+def test_too_many_replay_moves_is_422_naming_the_limit(client):
+    start = SC.setup(2, "many", {})
+    move = SC.legal_moves(start)[0]
+    answer = client.post("/v1/games/scratch-and-catch/replay", json={"state": start, "moves": [move] * (MAX_REPLAY_MOVES + 1)})
+    assert answer.status_code == 422 and answer.content_type == "application/problem+json"
+    assert any(e["pointer"] == "/moves" and str(MAX_REPLAY_MOVES) in e["detail"] for e in answer.get_json()["errors"])
+
+
+def test_replay_over_the_work_limit_is_413_naming_it(client):
+    deck = {"cat": [99] * 10, "scratch": [99] * 10}
+    start = client.post("/v1/games/scratch-and-catch/setup",
+                        json={"players": 6, "seed": "w", "options": {"deck": deck}}).get_json()["state"]
+    size = len(json.dumps(start, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    count = MAX_REPLAY_WORK // size + 1
+    assert count <= MAX_REPLAY_MOVES
+    move = SC.legal_moves(start)[0]
+    answer = client.post("/v1/games/scratch-and-catch/replay", json={"state": start, "moves": [move] * count})
+    assert answer.status_code == 413 and answer.content_type == "application/problem+json"
+    problem = answer.get_json()
+    assert "MAX_REPLAY_WORK" in problem["detail"] and f"{MAX_REPLAY_WORK:,}" in problem["detail"]
+    assert problem["errors"][0]["pointer"] == "/moves"
+    # Asking for every state lowers the bound to MAX_REPLAY_STATE_BYTES.
+    count = MAX_REPLAY_STATE_BYTES // size + 1
+    answer = client.post("/v1/games/scratch-and-catch/replay",
+                         json={"state": start, "moves": [move] * count, "include_states": True})
+    assert answer.status_code == 413 and answer.get_json()["errors"][0]["pointer"] == "/include_states"
+    assert client.post("/v1/games/scratch-and-catch/replay",
+                       json={"state": start, "moves": [move] * count}).status_code == 200
+
+
+def test_katulhu_catalogue_over_the_cat_limit_is_422(client):
+    cats = [{"id": f"c{i}", "colour": "blue", "slots": ["yarn", "mouse", None, "box"]} for i in range(MAX_CATS + 1)]
+    catalogue = {**DEFAULT_CATALOGUE, "cats": cats, "cat_count": MAX_CATS + 1}
+    answer = client.post("/v1/games/call-of-katulhu/setup", json={"players": 2, "options": {"catalogue": catalogue}})
+    assert answer.status_code == 422
+    pointers = {e["pointer"] for e in answer.get_json()["errors"]}
+    assert "/options/catalogue/cats" in pointers or "/options/catalogue/cat_count" in pointers
+
+
+def test_heaviest_replays_leave_healthz_answering(tmp_path):
+    """Four of the heaviest replays the limits allow (the worst of bench/bench_worst.py: Scratch &
+    Catch, 6 players, the largest deck) in parallel on one worker; /healthz keeps answering. It
+    was held 13 s by four 906 KB replays before the limits."""
+    deck = {"cat": [99] * 10, "scratch": [99] * 10}
+    start = SC.setup(6, "heavy", {"deck": deck})
+    size = len(json.dumps(start, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    moves, _ = random_moves(SC, start, min(MAX_REPLAY_MOVES, MAX_REPLAY_WORK // size))
+    server = start_gunicorn(tmp_path, WEB_CONCURRENCY="1")
+    try:
+        statuses, probes = [], []
+
+        def replay():
+            statuses.append(http("POST", server.base + "/v1/games/scratch-and-catch/replay",
+                                 {"state": start, "moves": moves})[0])
+        threads = [threading.Thread(target=replay) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        while any(thread.is_alive() for thread in threads):
+            status, seconds = timed_get(server.base + "/healthz")
+            assert status == 200
+            probes.append(seconds)
+            time.sleep(0.02)
+        assert statuses == [200] * 4
+        # Each replay costs at most about 0.25 s of CPU and yields between steps; parsing the body and
+        # writing the answer cannot yield, so a probe may wait for a few of those (slower on a busy machine).
+        probes.sort()
+        assert probes[len(probes) // 2] < 0.25 and probes[-1] < 1.5, probes
+    finally:
+        server.stop()

@@ -1,0 +1,144 @@
+"""Failures 2 and 3: a frozen Redis, and a commit whose reply comes too late.
+
+- Redis frozen with SIGSTOP while gunicorn (gevent, 2 workers) is under load: stateless
+  requests keep answering fast; match requests are answered 503 with Retry-After within the
+  store deadline; when Redis resumes, the match carries on.
+- A TCP proxy holds back the reply to the commit script past the socket timeout: the store
+  runs the script again, which finds its own token, so the move answers 200 and the log
+  holds it once (it answered 412 "chosen on another version" before).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+import redis
+
+from referee.app import create_app
+from referee.games import GAMES
+from referee.store.redis import _COMMIT, RedisStore
+from tests.edge.support import DelayProxy, RedisServer, free_port, http, start_gunicorn
+
+GAME = GAMES["scratch-and-catch"]
+
+
+@pytest.fixture()
+def redis_server(tmp_path):
+    node = RedisServer(tmp_path / "redis", free_port()).start()
+    yield node
+    if node.process is not None and node.process.poll() is None:
+        os.kill(node.process.pid, signal.SIGCONT)
+    node.stop()
+
+
+def _percentile(values, fraction):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * fraction))]
+
+
+def test_frozen_redis_under_load(tmp_path, redis_server):
+    server = start_gunicorn(tmp_path, WEB_CONCURRENCY="2", REDIS_URL=redis_server.url)
+    try:
+        status, headers, match = http("POST", server.base + "/v1/matches",
+                                      {"game": "scratch-and-catch", "players": 2, "seed": "frozen"})
+        assert status == 201
+        state = GAME.setup(2, "frozen", {})
+        body = {"state": state, "move": GAME.legal_moves(state)[0]}
+        stateless: list[float] = []
+        matches: list[tuple[int, float, dict]] = []
+        stop = threading.Event()
+
+        def stateless_load():
+            while not stop.is_set():
+                started = time.monotonic()
+                code, _, answer = http("POST", server.base + "/v1/games/scratch-and-catch/adjudicate", body)
+                assert code == 200 and answer["legal"] is True
+                stateless.append(time.monotonic() - started)
+
+        def match_load():
+            while not stop.is_set():
+                started = time.monotonic()
+                code, answer_headers, _ = http("GET", f"{server.base}/v1/matches/{match['id']}")
+                matches.append((code, time.monotonic() - started, answer_headers))
+
+        os.kill(redis_server.process.pid, signal.SIGSTOP)
+        try:
+            threads = [threading.Thread(target=stateless_load) for _ in range(2)]
+            threads += [threading.Thread(target=match_load) for _ in range(6)]
+            for thread in threads:
+                thread.start()
+            time.sleep(3)
+            stop.set()
+            for thread in threads:
+                thread.join(10)
+        finally:
+            os.kill(redis_server.process.pid, signal.SIGCONT)
+        assert len(stateless) > 30 and matches
+        # Before: stateless adjudicate waited up to 9.4 s, match requests up to 10 s.
+        assert _percentile(stateless, 0.99) < 0.25, sorted(stateless)[-5:]
+        assert {code for code, _, _ in matches} == {503}
+        assert all(int(headers["Retry-After"]) >= 1 for _, _, headers in matches)
+        assert max(seconds for _, seconds, _ in matches) < 0.3 + 0.25, sorted(s for _, s, _ in matches)[-5:]
+        # Redis is back: the match answers again.
+        deadline = time.monotonic() + 5
+        while http("GET", f"{server.base}/v1/matches/{match['id']}")[0] != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def test_commit_retried_after_a_late_reply_recognises_its_own_write(redis_server):
+    raw = redis.Redis.from_url(redis_server.url)
+    raw.script_load(_COMMIT)  # so the first commit goes out as EVALSHA with the script's digest
+    marker = hashlib.sha1(_COMMIT.encode()).hexdigest().encode()
+    proxy = DelayProxy(redis_server.port, marker=marker, delay=0.5, times=1)
+    store = RedisStore(proxy.url, ttl=600, socket_timeout=0.2, deadline=2.0)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+    try:
+        created = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "late"})
+        match = created.get_json()
+        state = json.loads(store.get(match["id"]).state)
+        move = GAME.legal_moves(state)[0]
+        answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": move},
+                             headers={"If-Match": '"0"',
+                                      "Authorization": f"Bearer {match['seats'][move['player']]['secret']}"})
+        assert proxy.delayed == 1, "the commit reply was held back"
+        assert answer.status_code == 200, answer.get_json()
+        assert answer.get_json()["version"] == 1 and answer.headers["ETag"] == '"1"'
+        log = client.get(f"/v1/matches/{match['id']}/log").get_json()
+        assert [entry["version"] for entry in log["entries"]] == [1]
+        assert store.get(match["id"]).version == 1
+    finally:
+        store.close()
+        proxy.close()
+
+
+def test_commit_whose_every_reply_is_late_is_503_and_lands_at_most_once(redis_server):
+    raw = redis.Redis.from_url(redis_server.url)
+    raw.script_load(_COMMIT)
+    marker = hashlib.sha1(_COMMIT.encode()).hexdigest().encode()
+    proxy = DelayProxy(redis_server.port, marker=marker, delay=0.6, times=100)
+    store = RedisStore(proxy.url, ttl=600, socket_timeout=0.2, deadline=0.5)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+    try:
+        match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "l"}).get_json()
+        state = json.loads(store.get(match["id"]).state)
+        move = GAME.legal_moves(state)[0]
+        started = time.monotonic()
+        answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": move},
+                             headers={"If-Match": '"0"',
+                                      "Authorization": f"Bearer {match['seats'][move['player']]['secret']}"})
+        assert time.monotonic() - started < 0.5 + 0.25
+        assert answer.status_code == 503 and int(answer.headers["Retry-After"]) >= 1
+        time.sleep(0.8)
+        assert len(raw.lrange("match:{" + match["id"] + "}:log", 0, -1)) <= 1
+    finally:
+        store.close()
+        proxy.close()

@@ -1,0 +1,126 @@
+"""Failure 4: the snapshot cache. An expired match is 404 for every move even with the
+worker's cache warm; the cache is bounded in bytes and drops entries by age on write."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from referee.api.snapshot_cache import DEFAULT_MAX_BYTES, RecentSnapshots, max_bytes_from_env
+from referee.app import create_app
+from referee.games import GAMES
+from referee.store.memory import MemoryStore
+from referee.store.redis import RedisStore
+
+GAME = GAMES["scratch-and-catch"]
+
+
+def _illegal_move(state: dict) -> dict:
+    """A move by the seat whose turn it is not (Scratch & Catch: one player acts at a time)."""
+    move = dict(GAME.legal_moves(state)[0])
+    move["player"] = 1 - move["player"]
+    return move
+
+
+def _post(client, match, move, version):
+    return client.post(f"/v1/matches/{match['id']}/moves", json={"move": move},
+                       headers={"If-Match": f'"{version}"',
+                                "Authorization": f"Bearer {match['seats'][move['player']]['secret']}"})
+
+
+@pytest.fixture(params=["memory", "redis"])
+def expiring(request, redis_url):
+    """(test client, store, wait for expiry) on each store, matches living about 1 second."""
+    if request.param == "memory":
+        now = [time.time()]
+        store = MemoryStore(ttl=1, clock=lambda: now[0])
+
+        def expire():
+            now[0] += 2
+    else:
+        store = RedisStore(redis_url, ttl=1)
+
+        def expire():
+            time.sleep(1.3)
+    yield create_app({"TESTING": True, "REFEREE_STORE": store}).test_client(), store, expire
+    if request.param == "redis":
+        store.close()
+
+
+def test_expired_match_is_404_with_the_cache_warm(expiring):
+    client, store, expire = expiring
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "ttl"}).get_json()
+    assert client.get(f"/v1/matches/{match['id']}").status_code == 200  # warms this process's cache
+    state = json.loads(store.get(match["id"]).state)
+    illegal = _illegal_move(state)
+    judged = _post(client, match, illegal, 0)
+    assert judged.status_code == 200 and judged.get_json()["legal"] is False
+    expire()
+    assert client.get(f"/v1/matches/{match['id']}").status_code == 404
+    # Before: 200 {"legal": false} from the cache although the store had forgotten the match.
+    answer = _post(client, match, illegal, 0)
+    assert answer.status_code == 404 and answer.content_type == "application/problem+json"
+    assert _post(client, match, GAME.legal_moves(state)[0], 0).status_code == 404
+
+
+def test_illegal_move_on_a_cached_version_another_worker_moved_on_is_412(memory_app_pair):
+    first, second, store = memory_app_pair
+    match = first.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "two"}).get_json()
+    assert first.get(f"/v1/matches/{match['id']}").status_code == 200
+    state = json.loads(store.get(match["id"]).state)
+    assert _post(second, match, GAME.legal_moves(state)[0], 0).status_code == 200  # the other process moves
+    answer = _post(first, match, _illegal_move(state), 0)  # judged on the first process's cached version 0
+    assert answer.status_code == 412 and answer.headers["ETag"] == '"1"'
+
+
+@pytest.fixture()
+def memory_app_pair():
+    """Two apps (two worker processes' worth of caches) on one store."""
+    store = MemoryStore(ttl=600)
+    return (create_app({"TESTING": True, "REFEREE_STORE": store}).test_client(),
+            create_app({"TESTING": True, "REFEREE_STORE": store}).test_client(), store)
+
+
+def _entry(cache, match_id, text_size, version=0):
+    meta = {"game": "scratch-and-catch"}
+    cache.put(match_id, version, meta, {"t": "x"}, "x" * text_size)
+    return RecentSnapshots.cost(meta, "x" * text_size)
+
+
+def test_cache_is_bounded_in_bytes_oldest_first():
+    cost = RecentSnapshots.cost({"game": "scratch-and-catch"}, "x" * 1000)
+    cache = RecentSnapshots(max_bytes=cost * 3)
+    for number in range(5):
+        _entry(cache, f"m{number}", 1000)
+    assert len(cache) == 3 and cache.bytes == 3 * cost <= cache.max_bytes
+    assert cache.get("m0", frozenset({0})) is None and cache.get("m1", frozenset({0})) is None
+    assert cache.get("m4", frozenset({0}))[0] == 0
+    _entry(cache, "huge", 10_000)  # alone over the bound: not kept, and it evicts nothing
+    assert cache.get("huge", frozenset({0})) is None and len(cache) == 3
+
+
+def test_cache_drops_entries_by_age_on_write():
+    now = [100.0]
+    cache = RecentSnapshots(max_bytes=10**9, max_age=60, clock=lambda: now[0])
+    _entry(cache, "old", 10)
+    now[0] += 30
+    _entry(cache, "middle", 10)
+    now[0] += 31  # "old" is 61 s old, "middle" 31 s
+    assert cache.get("old", frozenset({0})) is None
+    _entry(cache, "old2", 10)
+    now[0] += 20
+    _entry(cache, "new", 10)  # "middle" is now 51 s old: kept
+    assert len(cache) == 3
+    now[0] += 10  # "middle" 61 s old: dropped by the next write
+    _entry(cache, "newer", 10)
+    assert set(cache._items) == {"old2", "new", "newer"}
+    assert cache.bytes == sum(item[5] for item in cache._items.values())
+
+
+def test_cache_bound_setting():
+    assert max_bytes_from_env({}) == DEFAULT_MAX_BYTES == 64 * 1024 * 1024
+    assert max_bytes_from_env({"REFEREE_SNAPSHOT_CACHE_BYTES": "1000"}) == 1000
+    with pytest.raises(ValueError):
+        max_bytes_from_env({"REFEREE_SNAPSHOT_CACHE_BYTES": "-1"})
