@@ -8,7 +8,8 @@ or catalogues with the longest ids, every variant), plays random complete games 
 with the engine, and sends requests built from those games through the whole Flask
 application in this process (parsing, schemas, rules, answer): setup; legal-moves,
 adjudicate and score of states at every 16th move; replay of each whole game from its first
-state (cut at the replay limit), without and with states. For each operation it keeps the
+state, cut to the most moves the replay limits allow (referee/limits.py), without and with
+states, and the whole game when that is over the limits (refused: what a refusal costs). For each operation it keeps the
 request that cost the most CPU (``time.process_time``, best of 3 runs of that request, so
 that a pause of the machine does not count) and prints its CPU time, request size and answer
 size as a Markdown table.
@@ -29,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.app import create_app  # noqa: E402
 from referee.games import GAMES  # noqa: E402
-from referee.limits import MAX_REPLAY_MOVES  # noqa: E402
+from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK  # noqa: E402
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS, MAX_ID_LENGTH  # noqa: E402
 from referee.games.scratch_and_catch.schema import MAX_COPIES  # noqa: E402
 
@@ -127,10 +128,17 @@ def main() -> None:
                 if index < len(moves):
                     keep(game_id, "adjudicate", base + "/adjudicate", {"state": state, "move": moves[index]},
                          f"{label}, move {index}")
-            keep(game_id, "replay", base + "/replay", {"state": first, "moves": moves},
-                 f"{label}, {len(moves)} moves")
-            keep(game_id, "replay with states", base + "/replay", {"state": first, "moves": moves, "include_states": True},
-                 f"{label}, {len(moves)} moves")
+            size = len(json.dumps(first, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+            plain = moves[:MAX_REPLAY_WORK // size]
+            full = moves[:MAX_REPLAY_STATE_BYTES // size]
+            keep(game_id, "replay", base + "/replay", {"state": first, "moves": plain},
+                 f"{label}, {len(plain)} moves (the most the limits allow: {len(moves)} played)")
+            keep(game_id, "replay with states", base + "/replay",
+                 {"state": first, "moves": full, "include_states": True},
+                 f"{label}, {len(full)} moves (the most the limits allow: {len(moves)} played)")
+            if len(plain) < len(moves):
+                keep(game_id, "replay over the limit (refused)", base + "/replay", {"state": first, "moves": moves},
+                     f"{label}, {len(moves)} moves")
 
     rows = sorted(worst.values(), key=lambda row: (row["game"], row["operation"]))
     print("| game | operation | CPU ms | status | request bytes | answer bytes | heaviest request |")

@@ -15,4 +15,4 @@ characters, a Scratch & Catch deck of at most 99 copies of each card.
 
 MAX_REPLAY_MOVES = 1000
 MAX_REPLAY_WORK = 12 * 1024 * 1024
-MAX_REPLAY_STATE_BYTES = 8 * 1024 * 1024
+MAX_REPLAY_STATE_BYTES = 4 * 1024 * 1024

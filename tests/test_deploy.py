@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,6 +38,18 @@ def test_dockerfile_shape():
     assert "HEALTHCHECK" in text and "curl" not in text.split("HEALTHCHECK", 1)[1]
     cmd = [line for line in text.splitlines() if line.startswith("CMD ")][-1]
     assert json.loads(cmd[4:]) == ["gunicorn", "-c", "gunicorn.conf.py"]
+    assert "GUNICORN_WORKER_CLASS=gevent" in text
+
+
+def test_compose_runs_the_referee_with_redis():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    redis_service, referee = compose["services"]["redis"], compose["services"]["referee"]
+    assert redis_service["image"].startswith("redis:") and "healthcheck" in redis_service
+    assert referee["build"] == "."
+    assert referee["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    assert int(referee["environment"]["WEB_CONCURRENCY"]) >= 2
+    assert referee["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "/readyz" in " ".join(referee["healthcheck"]["test"]) and "curl" not in str(referee["healthcheck"])
 
 
 def _free_port():
@@ -72,6 +85,7 @@ def test_the_image_command_starts_the_service():
     finally:
         server.terminate()
         server.wait(timeout=15)
+    assert "Using worker: gevent" in server.stderr.read().decode()
 
 
 def test_referee_serve_starts_gunicorn():
