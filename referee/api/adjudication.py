@@ -108,7 +108,7 @@ def score(game: Game, body: dict) -> dict:
     return {"scores": scores, "outcome": outcome.to_json()}
 
 
-YIELD_EVERY = 25  # replay steps between two chances for the worker's other requests to run
+YIELD_EVERY = 4  # replay steps between two chances for the worker's other requests to run
 
 
 def _replay_sharing_the_worker(game: Game, state: dict, moves: list) -> tuple[dict, list[Verdict], int | None]:
