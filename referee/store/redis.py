@@ -17,8 +17,9 @@ entry and key happen in one atomic step.
 
 Retries and the deadline: redis-py itself does not retry; this module does, within one
 deadline per request (:mod:`referee.store.deadline`, ``deadline`` seconds for every call and
-attempt of a request). A retry starts only while at least two socket timeouts (connect and
-reply) are left, so a frozen Redis costs a request about ``deadline`` seconds, then 503.
+attempt of a request). A retry starts only while at least one socket timeout is left, so a
+frozen Redis costs a request about ``deadline`` seconds (at worst one more socket timeout,
+when a retry's connect and reply both wait), then 503.
 Every script may run twice (a reply lost to a timeout is not a command not run), so each
 recognises its own earlier run: a commit carries a token made once per :meth:`commit` call
 and stored with the version it created; a second run finds the token and answers that
@@ -184,7 +185,7 @@ class RedisStore:
                 raise StoreUnavailable(f"Redis did not answer: {error}") from None
             attempt += 1
             pause = BACKOFF * 2 ** (attempt - 1)
-            if attempt > self.retries or deadline - time.monotonic() < pause + 2 * self.socket_timeout:
+            if attempt > self.retries or deadline - time.monotonic() < pause + self.socket_timeout:
                 raise StoreUnavailable(f"Redis did not answer: {failure}") from None
             time.sleep(pause)
 

@@ -84,7 +84,16 @@ def test_frozen_redis_under_load(tmp_path, redis_server):
         assert _percentile(stateless, 0.99) < 0.25, sorted(stateless)[-5:]
         assert {code for code, _, _ in matches} == {503}
         assert all(int(headers["Retry-After"]) >= 1 for _, _, headers in matches)
-        assert max(seconds for _, seconds, _ in matches) < 0.3 + 0.25, sorted(s for _, s, _ in matches)[-5:]
+        # Held within the store deadline by the server, from its JSON access log; seen from the
+        # client too, with room for a busy test machine (it was up to 10 s).
+        time.sleep(0.5)  # gunicorn writes the access line after the answer is sent
+        logged = [json.loads(line) for line in (tmp_path / "gunicorn.log").read_text().splitlines()
+                  if line.startswith("{")]
+        held = [line["duration_ms"] for line in logged if line["path"].startswith("/v1/matches/")
+                and line["status"] == 503]
+        # deadline 300 ms, at worst plus one socket timeout (100 ms), plus a margin for a busy machine
+        assert len(held) == len(matches) and max(held) < 300 + 100 + 100, sorted(held)[-5:]
+        assert max(seconds for _, seconds, _ in matches) < 1.5, sorted(s for _, s, _ in matches)[-5:]
         # Redis is back: the match answers again.
         deadline = time.monotonic() + 5
         while http("GET", f"{server.base}/v1/matches/{match['id']}")[0] != 200:
