@@ -7,7 +7,7 @@ For every game it builds the heaviest setups the limits allow (most players, lar
 or catalogues with the longest ids, every variant), plays random complete games from them
 with the engine, and sends requests built from those games through the whole Flask
 application in this process (parsing, schemas, rules, answer): setup; legal-moves,
-adjudicate and score of states at every 16th move; replay of each whole game from its first
+adjudicate, score and view of states at every 16th move; replay of each whole game from its first
 state, cut to the most moves the replay limits allow (referee/limits.py), without and with
 states, and the whole game when that is over the limits (refused: what a refusal costs). For each operation it keeps the
 request that cost the most CPU (``time.process_time``, best of 3 runs of that request, so
@@ -125,6 +125,7 @@ def main() -> None:
                 state = states[index]
                 keep(game_id, "legal-moves", base + "/legal-moves", {"state": state}, f"{label}, move {index}")
                 keep(game_id, "score", base + "/score", {"state": state}, f"{label}, move {index}")
+                keep(game_id, "view", base + "/view", {"state": state, "seat": 0}, f"{label}, move {index}")
                 if index < len(moves):
                     keep(game_id, "adjudicate", base + "/adjudicate", {"state": state, "move": moves[index]},
                          f"{label}, move {index}")

@@ -103,12 +103,16 @@ def test_frozen_redis_under_load(tmp_path, redis_server):
         server.stop()
 
 
-def test_commit_retried_after_a_late_reply_recognises_its_own_write(redis_server):
+@pytest.mark.parametrize("delay, settings", [
+    (0.5, {"socket_timeout": 0.2, "deadline": 2.0}),  # the case: reply 0.8 s late, timeout 0.5 s
+    (0.15, {}),  # the default settings: socket timeout 0.1 s, deadline 0.3 s
+])
+def test_commit_retried_after_a_late_reply_recognises_its_own_write(redis_server, delay, settings):
     raw = redis.Redis.from_url(redis_server.url)
     raw.script_load(_COMMIT)  # so the first commit goes out as EVALSHA with the script's digest
     marker = hashlib.sha1(_COMMIT.encode()).hexdigest().encode()
-    proxy = DelayProxy(redis_server.port, marker=marker, delay=0.5, times=1)
-    store = RedisStore(proxy.url, ttl=600, socket_timeout=0.2, deadline=2.0)
+    proxy = DelayProxy(redis_server.port, marker=marker, delay=delay, times=1)
+    store = RedisStore(proxy.url, ttl=600, **settings)
     client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
     try:
         created = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "late"})
