@@ -74,7 +74,7 @@ def _unwrap(value, key: str):
     return value
 
 
-def _judge(kind: str, state_path: str, moves_path: str, lang: str) -> None:
+def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_states: bool = False) -> None:
     state = _unwrap(_read_json(state_path, "/state"), "state")
     key = "moves" if kind == "replay" else "move"
     second = _unwrap(_read_json(moves_path, f"/{key}"), key)
@@ -84,7 +84,7 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str) -> None:
         _fail(problem_body(422, "the state names no game this referee knows", [("/state/game", f"one of {sorted(GAMES)}")]))
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
     if kind == "replay":
-        schema, raw = schemas.replay_request(), {"state": state, "moves": second}
+        schema, raw = schemas.replay_request(), {"state": state, "moves": second, "include_states": include_states}
     else:
         schema, raw = schemas.adjudicate_request(), {"state": state, "move": second}
     try:
@@ -138,9 +138,10 @@ def adjudicate(state_path: str, move_path: str, lang: str) -> None:
 @click.argument("state_path", metavar="STATE.json")
 @click.argument("moves_path", metavar="MOVES.json")
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", help="language of messages")
-def replay(state_path: str, moves_path: str, lang: str) -> None:
+@click.option("--include-states", is_flag=True, help="give the state after every step (as include_states: true)")
+def replay(state_path: str, moves_path: str, lang: str, include_states: bool) -> None:
     """Replay moves; prints the JSON of POST /v1/games/{game}/replay."""
-    _judge("replay", state_path, moves_path, lang)
+    _judge("replay", state_path, moves_path, lang, include_states)
 
 
 @main.command()

@@ -39,6 +39,16 @@ def test_replay_prints_the_http_answer_in_japanese(client, tmp_path):
     assert json.loads(result.output)["first_illegal"]["violations"][0]["code"] == "NOT_YOUR_TURN"
 
 
+def test_replay_with_states_prints_the_http_answer(client, tmp_path):
+    state = client.post(f"{BASE}/setup", json={"players": 2, "seed": "cli"}).get_json()["state"]
+    moves = client.post(f"{BASE}/legal-moves", json={"state": state}).get_json()["moves"][:1]
+    http = client.post(f"{BASE}/replay", json={"state": state, "moves": moves, "include_states": True})
+    result = CliRunner().invoke(main, ["replay", *_files(tmp_path, state, moves, "moves.json"), "--include-states"])
+    assert result.exit_code == 0 and result.output.strip() == http.get_data(as_text=True)
+    step = json.loads(result.output)["steps"][0]
+    assert step["legal"] is True and step["state"] == json.loads(result.output)["state"]
+
+
 def test_bad_input_is_a_problem_on_stderr(client, tmp_path):
     state = client.post(f"{BASE}/setup", json={"players": 2, "seed": "cli"}).get_json()["state"]
     state["players"][0]["fleas"] = -1
