@@ -13,7 +13,7 @@ Configuration (environment, read by :func:`store_from_env`):
 - ``REDIS_URL``: ``redis://`` or ``rediss://`` URL; absent: the in-process store.
 - ``REDIS_CLUSTER``: ``1`` when ``REDIS_URL`` names a node of a Redis Cluster.
 - ``REFEREE_MATCH_TTL_SECONDS``: lifetime of an idle match (default 604800, 7 days).
-- ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout of one attempt (default 0.1);
+- ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout of one attempt (default 0.25);
 - ``REFEREE_STORE_DEADLINE_SECONDS``: the time one request may spend on the store, every
   call and retry included (default 0.3); past it the request is answered 503.
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 DEFAULT_TTL_SECONDS = 7 * 24 * 3600
-DEFAULT_SOCKET_TIMEOUT = 0.1
+DEFAULT_SOCKET_TIMEOUT = 0.25
 DEFAULT_DEADLINE = 0.3
 MAX_WAIT_SECONDS = 30          # the longest a request may wait for a match to change (Prefer: wait)
 

@@ -132,7 +132,7 @@ class TestConfiguration:
     def test_store_from_env(self):
         assert store_from_env({}).kind == "memory"
         single = store_from_env({"REDIS_URL": "redis://127.0.0.1:1/0"})
-        assert (single.kind, single.cluster, single.socket_timeout, single.deadline) == ("redis", False, 0.1, 0.3)
+        assert (single.kind, single.cluster, single.socket_timeout, single.deadline) == ("redis", False, 0.25, 0.3)
         cluster = store_from_env({"REDIS_URL": "redis://127.0.0.1:1", "REDIS_CLUSTER": "1",
                                   "REDIS_SOCKET_TIMEOUT_SECONDS": "0.2", "REFEREE_STORE_DEADLINE_SECONDS": "1.5"})
         assert (cluster.kind, cluster.socket_timeout, cluster.deadline) == ("redis-cluster", 0.2, 1.5)
