@@ -91,8 +91,8 @@ def test_frozen_redis_under_load(tmp_path, redis_server):
                   if line.startswith("{")]
         held = [line["duration_ms"] for line in logged if line["path"].startswith("/v1/matches/")
                 and line["status"] == 503]
-        # deadline 300 ms, at worst plus one socket timeout (100 ms), plus a margin for a busy machine
-        assert len(held) == len(matches) and max(held) < 300 + 100 + 100, sorted(held)[-5:]
+        # deadline 300 ms, at worst plus one socket timeout (250 ms), plus a margin for a busy machine
+        assert len(held) == len(matches) and max(held) < 300 + 250 + 100, sorted(held)[-5:]
         assert max(seconds for _, seconds, _ in matches) < 1.5, sorted(s for _, s, _ in matches)[-5:]
         # Redis is back: the match answers again.
         deadline = time.monotonic() + 5
