@@ -33,13 +33,19 @@ VERDICTS = Counter("referee_verdicts_total", "Verdicts given, legal or not", ["g
 STORE_ERRORS = Counter("referee_store_errors_total", "Requests the match store did not answer (503)")
 
 metrics_blp = Blueprint("metrics", __name__, description="Prometheus metrics")
+_EXAMPLE = ('# HELP referee_requests_total HTTP answers by operation, game and status\n'
+            '# TYPE referee_requests_total counter\n'
+            'referee_requests_total{game="catatac",operation="adjudicate",status="200"} 12.0\n'
+            '# HELP referee_store_errors_total Requests the match store did not answer (503)\n'
+            '# TYPE referee_store_errors_total counter\n'
+            'referee_store_errors_total 0.0\n')
 
 
 @metrics_blp.route("/metrics")
 @metrics_blp.doc(operationId="getMetrics", responses={200: {
     "description": "Prometheus text format (version 0.0.4): requests by operation, game and status, latency "
                    "histograms, verdicts, match store errors; merged over every worker",
-    "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    "content": {"text/plain": {"schema": {"type": "string"}, "example": _EXAMPLE}}}})
 def metrics():
     """Metrics of the whole service (every gunicorn worker), Prometheus text format."""
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
