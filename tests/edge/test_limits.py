@@ -84,6 +84,7 @@ def test_katulhu_catalogue_over_the_cat_limit_is_422(client):
     assert "/options/catalogue/cats" in pointers or "/options/catalogue/cat_count" in pointers
 
 
+@pytest.mark.timing
 def test_heaviest_replays_leave_healthz_answering(tmp_path):
     """Four of the heaviest replays the limits allow (the worst of bench/bench_worst.py: Scratch &
     Catch, 6 players, the largest deck) in parallel on one worker; /healthz keeps answering. It

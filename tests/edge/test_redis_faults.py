@@ -42,6 +42,7 @@ def _percentile(values, fraction):
     return values[min(len(values) - 1, int(len(values) * fraction))]
 
 
+@pytest.mark.timing
 def test_frozen_redis_under_load(tmp_path, redis_server):
     server = start_gunicorn(tmp_path, WEB_CONCURRENCY="2", REDIS_URL=redis_server.url)
     try:
@@ -107,6 +108,7 @@ def test_frozen_redis_under_load(tmp_path, redis_server):
     (0.5, {"socket_timeout": 0.2, "deadline": 2.0}),  # the case: reply 0.8 s late, timeout 0.5 s
     (0.15, {"socket_timeout": 0.1, "deadline": 0.3}),  # a retry within the default 0.3 s deadline
 ])
+@pytest.mark.timing
 def test_commit_retried_after_a_late_reply_recognises_its_own_write(redis_server, delay, settings):
     raw = redis.Redis.from_url(redis_server.url)
     raw.script_load(_COMMIT)  # so the first commit goes out as EVALSHA with the script's digest
@@ -133,6 +135,7 @@ def test_commit_retried_after_a_late_reply_recognises_its_own_write(redis_server
         proxy.close()
 
 
+@pytest.mark.timing
 def test_commit_whose_every_reply_is_late_is_503_and_lands_at_most_once(redis_server):
     raw = redis.Redis.from_url(redis_server.url)
     raw.script_load(_COMMIT)

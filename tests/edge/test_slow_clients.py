@@ -1,3 +1,4 @@
+import pytest
 """Failure 1 of the edge issue: slow or idle clients must not stall the service. With the
 default worker model (gevent, one worker, as the image runs it), 200 connections that send a
 request head and then trickle their body, plus idle connections, leave /healthz answering
@@ -17,6 +18,7 @@ HEAD = (b"POST /v1/games/scratch-and-catch/adjudicate HTTP/1.1\r\nHost: referee\
         b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
 
 
+@pytest.mark.timing
 def test_trickling_and_idle_clients_do_not_hold_the_worker(tmp_path):
     server = start_gunicorn(tmp_path, WEB_CONCURRENCY="1")
     stop = threading.Event()

@@ -72,6 +72,7 @@ def test_prefer_wait_is_parsed_per_rfc_7240():
     assert preferred_wait("wait=soon") is None and preferred_wait(None) is None
 
 
+@pytest.mark.timing
 def test_a_waiting_get_returns_within_100_ms_of_a_move_on_another_server(servers):
     a, b = servers
     match = _create(a)
