@@ -19,6 +19,7 @@ from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
 from referee.api.request_ids import echo_request_id, take_request_id
 from referee.api.schemas import Problem, one_of_schemas
+from referee.api.table_page import table_blueprint
 from referee.api.transport import read_chunked_body
 from referee.games import GAMES
 from referee.store.deadline import close_budget, open_budget
@@ -106,6 +107,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return cached["yaml"]
 
     app.register_blueprint(contract_blueprint(yaml_text))
+    app.register_blueprint(table_blueprint())
     app.extensions["referee.api"] = api
 
     @app.before_request
