@@ -660,6 +660,7 @@
       else if (result.status === 412) page.verdict = { kind: "stale" };
       else page.verdict = { kind: "problem", status: result.status, detail: problemText(result) };
     }
+    $("custom-send").disabled = false;
     renderVerdict();
     $("verdict").focus();
     await refresh();
@@ -946,6 +947,7 @@
       const answer = verdict.answer;
       box.classList.add(answer.legal ? "legal" : "illegal");
       box.dataset.legal = String(answer.legal);
+      box.dataset.version = String(answer.version);
       box.replaceChildren(
         el("h2", { text: answer.legal ? t("verdict.legal") : t("verdict.illegal") }),
         el("p", { text: describeMove(verdict.move) }),
@@ -958,6 +960,7 @@
     } else {
       box.classList.add("illegal");
       box.dataset.legal = "";
+      box.dataset.version = "";
       const text = verdict.kind === "stale" ? t("verdict.stale")
         : verdict.kind === "network" ? t("verdict.network", { error: verdict.error })
         : t("verdict.problem", { status: verdict.status, detail: verdict.detail });

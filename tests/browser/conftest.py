@@ -1,0 +1,52 @@
+"""Browser tests: Debian's headless Chromium driven by Playwright for Python, against the
+service running in a real HTTP server on a free port."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from referee.app import create_app
+
+# Debian's packages (.ci/run installs one); Playwright's own browser download does not work here.
+BROWSERS = ("chromium-headless-shell", "chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str:
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.fail("No Chromium: install Debian's chromium-headless-shell (apt-get install chromium-headless-shell)")
+
+
+@pytest.fixture(scope="module")
+def service_url():
+    """The service (in-process match store) in a threaded HTTP server on a free port."""
+    app = create_app({"TESTING": True})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium for the module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -1,0 +1,230 @@
+"""/table in a real browser: two pages, the two seats of a seeded Scratch & Catch match, play it
+to the end by clicking the moves each page lists, each page seeing the other's moves live
+through the event stream; an illegal move shows its reason and rulebook section; one turn is
+played in Japanese.
+
+The service runs in a real HTTP server on a free port (conftest.py); the pages never poll:
+after joining, a page learns of a move only from its event stream.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from urllib.parse import urlsplit
+
+PHONE = {"width": 390, "height": 844}
+SEED = "table-page"
+TIMEOUT_MS = 10_000
+
+# Scratch & Catch rulebook, End of the Game: points for the Fleas a player holds.
+FLEA_POINTS = ((0, 0, 15), (1, 5, 12), (6, 10, 6), (11, 15, 0), (16, 20, -4), (21, 25, -8))
+
+
+def flea_points(fleas: int) -> int:
+    for low, high, points in FLEA_POINTS:
+        if low <= fleas <= high:
+            return points
+    return -12   # 26 and more
+
+
+class Watch:
+    """What a page did wrong: uncaught errors, console errors, requests leaving the service,
+    and every URL it asked for (secrets must never be in one)."""
+
+    def __init__(self, page, service_url: str):
+        self.errors: list[str] = []
+        self.urls: list[str] = []
+        host = urlsplit(service_url).netloc
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        page.on("console", lambda message: self.errors.append(f"console: {message.text}")
+                if message.type == "error" else None)
+
+        def request(req):
+            self.urls.append(req.url)
+            if urlsplit(req.url).netloc != host and not req.url.startswith("data:"):
+                self.errors.append(f"foreign request: {req.url}")
+
+        page.on("request", request)
+
+
+def open_table(browser, service_url: str, viewport=None):
+    context = browser.new_context(viewport=viewport or {"width": 1024, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    watch = Watch(page, service_url)
+    page.goto(f"{service_url}/table")
+    page.wait_for_selector("#create-game option[value='scratch-and-catch']", state="attached")
+    return context, page, watch
+
+
+# Waits in the page until it shows ``version`` everywhere (the match, its legal moves, the log
+# entry of that version) and, with ``verdict``, the verdict of the move that made it; then
+# answers what the page shows. One round trip per wait keeps the test fast.
+REACHED = """([version, verdict]) => {
+  const match = document.getElementById('match'), moves = document.getElementById('moves');
+  const entry = document.querySelector(`#log li[data-version="${version}"]`);
+  const box = document.getElementById('verdict');
+  if (match.dataset.version !== String(version) || moves.dataset.version !== String(version)) return null;
+  if (version > 0 && !entry) return null;
+  if (verdict && (box.dataset.version !== String(version) || box.dataset.legal !== 'true')) return null;
+  return {moves: moves.querySelectorAll('button.move').length, source: entry ? entry.dataset.source : null,
+          finished: !document.getElementById('outcome').hidden};
+}"""
+
+
+def reached(page, version: int, verdict: bool = False) -> dict:
+    return page.wait_for_function(REACHED, arg=[version, verdict]).json_value()
+
+
+def acting(pages, version: int):
+    """The page that lists moves at ``version`` (exactly one does in a two-seat game)."""
+    movers = [page for page in pages if reached(page, version)["moves"] > 0]
+    assert len(movers) == 1, f"{len(movers)} pages list moves at version {version}"
+    return movers[0]
+
+
+def play_listed(pages, version: int, keyboard: bool = False):
+    """The acting page plays its first listed move; it shows the verdict (legal), and both
+    pages then show the next version, the other one through its event stream. Returns the
+    acting page and whether the game is over."""
+    page = acting(pages, version)
+    if keyboard:
+        # From the heading, Tab reaches the move buttons; Enter plays the focused one.
+        page.focus("#match-heading")
+        for _ in range(20):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('move')"):
+                break
+        else:
+            raise AssertionError("Tab never reached a move button")
+        page.keyboard.press("Enter")
+    else:
+        page.locator("#moves button.move").first.click()
+    finished = []
+    for other in pages:
+        shown = reached(other, version + 1, verdict=other is page)
+        if other is not page:
+            assert shown["source"] == "stream"
+        finished.append(shown["finished"])
+    assert finished[0] == finished[1]
+    return page, finished[0]
+
+
+def post_custom(page, move: dict) -> None:
+    if page.get_attribute("#custom", "open") is None:
+        page.click("#custom summary")
+    page.fill("#custom-text", json.dumps(move))
+    page.click("#custom-send")
+    page.wait_for_selector("#verdict[data-legal='false']")
+
+
+def server_match(service_url: str, match_id: str) -> dict:
+    with urllib.request.urlopen(f"{service_url}/v1/matches/{match_id}", timeout=5) as answer:
+        return json.load(answer)
+
+
+def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url, browser):
+    context_a, a, watch_a = open_table(browser, service_url, PHONE)
+    context_b, b, watch_b = open_table(browser, service_url)
+    try:
+        # Seat 0 creates the match on a phone.
+        a.select_option("#create-game", "scratch-and-catch")
+        a.select_option("#create-players", "2")
+        a.select_option("#option-chance", "seeded")
+        a.fill("#create-seed", SEED)
+        a.click("#create-form button[type=submit]")
+        a.wait_for_selector("#created-seats li[data-seat='1']")
+        match_id = a.text_content("#created-id")
+        secrets = [a.text_content(f"#created-seats li[data-seat='{seat}'] code") for seat in (0, 1)]
+        a.click("button.sit[data-seat='0']")
+
+        # Seat 1 joins on another device with the match id and its secret.
+        b.fill("#join-match", match_id)
+        b.fill("#join-seat", "1")
+        b.fill("#join-secret", secrets[1])
+        b.click("#join-form button[type=submit]")
+        for page in (a, b):
+            page.wait_for_selector("#connection[data-state='live']")
+        pages = (a, b)
+        assert acting(pages, 0) is a   # Game Progress: seat 0 plays first
+
+        # Readable on a phone: nothing wider than the screen, move buttons large enough to touch.
+        assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        heights = [box["height"] for box in (button.bounding_box() for button in a.locator("#moves button.move").all())]
+        assert heights and min(heights) >= 44
+
+        # A move out of turn (Game Progress: players take turns) is refused with its reason.
+        post_custom(b, {"type": "play", "player": 1, "source": "pile"})
+        violation = b.locator("#verdict li[data-code='NOT_YOUR_TURN']")
+        assert violation.locator(".message").text_content() == "It is player 0's turn, not player 1's."
+        assert violation.locator(".rule").text_content() == "Rulebook: Game Progress"
+        assert b.get_attribute("#match", "data-version") == "0"
+        assert a.locator("#log li[data-version]").count() == 0
+
+        # Seat 0's turn (2 cards, Game Progress), the first card played from the keyboard.
+        version = 0
+        assert play_listed(pages, version, keyboard=True)[0] is a
+        version += 1
+        assert play_listed(pages, version)[0] is a
+        version += 1
+
+        # One turn in Japanese: labels, an illegal move's reason and section, the moves seen live.
+        for page in pages:
+            page.click("button[data-lang='ja']")
+            assert page.get_attribute("html", "lang") == "ja"
+        assert b.text_content("#moves-heading") == "あなたの手"
+        assert b.text_content("#hand-heading") == "あなたの手札"
+        assert acting(pages, version) is b
+        post_custom(a, {"type": "play", "player": 0, "source": "pile"})
+        violation = a.locator("#verdict li[data-code='NOT_YOUR_TURN']")
+        assert violation.locator(".message").text_content() == "今はプレイヤー1の手番です。プレイヤー0の手番ではありません。"
+        assert violation.locator(".rule").text_content() == "ルールブック：ゲームの進行"
+        for _ in range(2):
+            mover, _ = play_listed(pages, version)
+            assert mover is b
+            assert mover.text_content("#verdict h2") == "合法な手"
+            version += 1
+        assert a.text_content(f"#log li[data-version='{version}']").startswith(f"#{version} プレイヤー1：")
+        for page in pages:
+            page.click("button[data-lang='en']")
+            assert page.text_content("#moves-heading") == "Your moves"
+
+        # Play on to the end.
+        finished = False
+        while not finished:
+            assert version < 400, "the game does not end"
+            finished = play_listed(pages, version)[1]
+            version += 1
+
+        final = server_match(service_url, match_id)
+        assert final["outcome"]["finished"] and final["version"] == version
+        for page in pages:
+            page.wait_for_selector("#outcome:not([hidden])")
+            page.wait_for_selector("#connection[data-state='ended']")
+            assert page.locator("#moves button.move").count() == 0
+            # Every move reached both pages live, in order, with no gap.
+            shown = sorted(int(v) for v in page.eval_on_selector_all("#log li[data-version]",
+                                                                    "items => items.map(i => i.dataset.version)"))
+            assert shown == list(range(1, version + 1))
+            assert page.locator("#log li[data-source='log']").count() == 0
+
+            # The score sheet shown adds up by the rulebook (End of the Game), and names the winner.
+            rows = page.eval_on_selector_all("#score-table tbody tr", """rows => rows.map(row => Object.fromEntries(
+                [...row.querySelectorAll('td')].map(td => [td.dataset.key, Number(td.textContent)])))""")
+            assert len(rows) == 2
+            for row in rows:
+                assert row["flea_points"] == flea_points(row["fleas"])
+                assert row["total"] == row["cards"] + row["flea_points"]
+            best = max((row["total"], -row["fleas"]) for row in rows)
+            winners = [seat for seat, row in enumerate(rows) if (row["total"], -row["fleas"]) == best]
+            assert page.get_attribute("#winners", "data-winners") == ",".join(map(str, winners))
+            assert winners == final["outcome"]["winners"]
+
+        # Secrets never appear in a URL.
+        for watch in (watch_a, watch_b):
+            assert not [url for url in watch.urls if any(secret in url for secret in secrets)]
+            assert watch.errors == []
+    finally:
+        context_a.close()
+        context_b.close()
