@@ -228,3 +228,44 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
     finally:
         context_a.close()
         context_b.close()
+
+
+def http_json(url: str, body: dict | None = None, headers: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.load(answer)
+
+
+def test_a_dropped_event_stream_resumes_after_the_last_event_it_saw(service_url, browser):
+    created = http_json(f"{service_url}/v1/matches", {"game": "scratch-and-catch", "players": 2, "seed": SEED})
+    match_id, secrets = created["id"], [seat["secret"] for seat in created["seats"]]
+    seat0 = {"Authorization": f"Bearer {secrets[0]}"}
+    first = http_json(f"{service_url}/v1/matches/{match_id}/legal-moves?seat=0", headers=seat0)["moves"][0]
+    streams: list[dict] = []
+
+    def drop_first_stream(route):
+        streams.append(route.request.headers)
+        if len(streams) > 1:
+            route.continue_()
+            return
+        # While the page is not listening, seat 0 moves elsewhere; then the stream drops.
+        http_json(f"{service_url}/v1/matches/{match_id}/moves", {"move": first}, {**seat0, "If-Match": '"0"'})
+        route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 100\n\n")
+
+    context, page, watch = open_table(browser, service_url)
+    try:
+        page.route("**/events*", drop_first_stream)
+        page.fill("#join-match", match_id)
+        page.fill("#join-seat", "1")
+        page.fill("#join-secret", secrets[1])
+        page.click("#join-form button[type=submit]")
+        page.wait_for_selector("#log li[data-version='1'][data-source='stream']")
+        page.wait_for_selector("#connection[data-state='live']")
+        assert reached(page, 1)["moves"] == 0   # seat 0 still has its second card to play
+        assert len(streams) == 2
+        assert [headers.get("last-event-id") for headers in streams] == ["0", "0"]
+        assert all(headers.get("authorization") == f"Bearer {secrets[1]}" for headers in streams)
+        assert watch.errors == []
+    finally:
+        context.close()
