@@ -38,3 +38,13 @@ def test_table_page_loads_nothing_from_elsewhere():
 def test_table_page_is_not_in_the_api_contract(client):
     contract = yaml.safe_load(client.get("/openapi.yaml").get_data(as_text=True))
     assert not [path for path in contract["paths"] if path.startswith("/table")]
+
+
+def test_every_page_label_is_written_in_english_and_japanese():
+    script = (TABLE_DIR / "table.js").read_text(encoding="utf-8")
+    english = script[script.index("    en: {"):script.index("    ja: {")]
+    japanese = script[script.index("    ja: {"):script.index("\n  };")]
+    keys = [set(re.findall(r'^\s+"([a-z_.]+)": "', block, re.M)) for block in (english, japanese)]
+    assert keys[0] and keys[0] == keys[1]
+    html = (TABLE_DIR / "index.html").read_text(encoding="utf-8")
+    assert set(re.findall(r'data-i18n="([a-z_.]+)"', html)) <= keys[0]

@@ -53,8 +53,8 @@
       "outcome.tiebreak": "Tiebreak: {tiebreak}",
       "moves.heading": "Your moves",
       "moves.none": "No move for you now.",
-      "moves.spectator": "Spectators do not move.",
       "moves.fill": "Fill in what the table shows",
+      "moves.which_card": "which card? (the table shows it)",
       "moves.send": "Send move",
       "moves.cancel": "Cancel",
       "moves.empty": "(leave empty: none)",
@@ -139,8 +139,8 @@
       "outcome.tiebreak": "同点の決着：{tiebreak}",
       "moves.heading": "あなたの手",
       "moves.none": "今できる手はありません。",
-      "moves.spectator": "観戦者は手を指しません。",
       "moves.fill": "テーブルに見えているものを入力",
+      "moves.which_card": "どのカード？（テーブルで確認）",
       "moves.send": "手を送る",
       "moves.cancel": "やめる",
       "moves.empty": "（空欄：なし）",
@@ -753,7 +753,7 @@
       if (value === null) continue;
       parts.push(`${humanise(name)}: ${compact(value)}`);
     }
-    if (move.card === null) parts.push(`card: ?`);
+    if (move.card === null) parts.push(t("moves.which_card"));
     return parts.join(" · ");
   }
 
@@ -820,16 +820,12 @@
     const list = $("moves");
     const empty = $("moves-empty");
     const seat = page.current.seat;
-    panel.hidden = false;
+    panel.hidden = seat === null;   // spectators do not move
     if (seat === null) {
       list.replaceChildren();
-      list.dataset.version = "";
-      empty.textContent = t("moves.spectator");
-      empty.hidden = false;
-      $("custom").hidden = true;
+      list.dataset.version = page.match ? page.match.version : "";
       return;
     }
-    $("custom").hidden = false;
     const moves = page.moves;
     const custom = $("custom-text");
     if (!moves) return;

@@ -269,3 +269,40 @@ def test_a_dropped_event_stream_resumes_after_the_last_event_it_saw(service_url,
         assert watch.errors == []
     finally:
         context.close()
+
+
+def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(service_url, browser):
+    # Game Progress: a card may be played from the draw pile; at a table game the table names it.
+    created = http_json(f"{service_url}/v1/matches", {"game": "scratch-and-catch", "players": 2, "seed": SEED,
+                                                     "options": {"chance": "table"}})
+    match_id, secret = created["id"], created["seats"][0]["secret"]
+    view = http_json(f"{service_url}/v1/matches/{match_id}?seat=0", headers={"Authorization": f"Bearer {secret}"})
+    hand = view["state"]["players"][0]["hand"]
+    seen = set(hand) | {card for pile in view["state"]["line"] for card in pile["cards"]}
+    catalogue = http_json(f"{service_url}/v1/games/scratch-and-catch")["catalogue"]["cards"]
+    unseen = next(card["id"] for card in catalogue if card["id"] not in seen)
+
+    context, page, watch = open_table(browser, service_url, PHONE)
+    try:
+        page.fill("#join-match", match_id)
+        page.fill("#join-secret", secret)
+        page.click("#join-form button[type=submit]")
+        reached(page, 0)
+        pile_move = page.locator("#moves button.move", has_text="from the draw pile")
+
+        def play_from_pile(card: str) -> None:
+            pile_move.click()
+            page.fill("#picker input[data-field='card']", card)
+            page.click("#picker button.primary")
+
+        play_from_pile("")
+        page.wait_for_selector("#verdict li[data-code='CARD_REQUIRED']")
+        play_from_pile(hand[0])   # a card in the player's own hand cannot be in the draw pile
+        page.wait_for_selector(f"#verdict li[data-code='CARD_NOT_IN_PILE']:has-text('{hand[0]}')")
+        assert page.get_attribute("#match", "data-version") == "0"
+        play_from_pile(unseen)
+        reached(page, 1, verdict=True)
+        assert page.locator("#line .card", has_text=unseen).count() == 1
+        assert watch.errors == []
+    finally:
+        context.close()
