@@ -91,7 +91,7 @@
       "col.total": "Total",
       "type.play": "Play",
       "type.draw": "Draw",
-      "source.hand": "from your hand",
+      "source.hand": "from the hand",
       "source.pile": "from the draw pile",
       "step.first": "first card",
       "step.second": "second card",
