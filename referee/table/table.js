@@ -530,11 +530,11 @@
       const match = await api(matchPath() + seatQuery(), { headers: headers({}, true) });
       if (generation !== page.generation) return;
       if (!match.ok) { notice(t("verdict.problem", { status: match.status, detail: problemText(match) })); return; }
-      page.match = match.body;
+      page.match = { ...match.body, etag: match.etag };
       if (page.current.seat !== null) {
         const moves = await api(matchPath("/legal-moves") + seatQuery(), { headers: headers({}, true) });
         if (generation !== page.generation) return;
-        if (moves.ok) page.moves = moves.body;
+        if (moves.ok) page.moves = { ...moves.body, etag: moves.etag };
         else notice(t("verdict.problem", { status: moves.status, detail: problemText(moves) }));
       }
     } catch (error) {
@@ -635,13 +635,14 @@
 
   // -- moves -----------------------------------------------------------------------------
 
-  async function postMove(move, version) {
+  // ``etag``: the ETag of the answer the move was chosen from (the version it was chosen on).
+  async function postMove(move, etag) {
     notice("");
     const generation = page.generation;
     const key = randomKey();
     const request = {
       method: "POST", body: JSON.stringify({ move }),
-      headers: headers({ "Content-Type": "application/json", "If-Match": `"${version}"`, "Idempotency-Key": key }, true),
+      headers: headers({ "Content-Type": "application/json", "If-Match": etag, "Idempotency-Key": key }, true),
     };
     for (const button of document.querySelectorAll("#moves button, #custom-send")) button.disabled = true;
     let result;
@@ -675,9 +676,9 @@
     return !!(state && state.options && state.options.chance === "table");
   }
 
-  function chooseMove(move, version, button) {
+  function chooseMove(move, etag, button) {
     const missing = isTableChance() ? nullFields(move) : [];
-    if (!missing.length) { postMove(move, version); return; }
+    if (!missing.length) { postMove(move, etag); return; }
     // At a table game a value only the table shows is null: ask for it.
     const old = $("picker");
     if (old) old.remove();
@@ -704,7 +705,7 @@
             }
             filled[input.dataset.field] = value;
           }
-          postMove(filled, version);
+          postMove(filled, etag);
         } }),
         el("button", { type: "button", text: t("moves.cancel"), onclick: () => { picker.remove(); button.focus(); } })));
     button.after(picker);
@@ -720,8 +721,8 @@
       notice(t("custom.bad", { error: error.message }));
       return;
     }
-    const version = page.moves ? page.moves.version : (page.match ? page.match.version : 0);
-    postMove(move, version);
+    const etag = (page.moves && page.moves.etag) || (page.match && page.match.etag) || '"0"';
+    postMove(move, etag);
   }
 
   async function loadCatalogue(game) {
@@ -833,7 +834,7 @@
     const buttons = moves.moves.map((move, index) => el("button", {
       type: "button", class: "move", "data-index": index, "data-move": JSON.stringify(move),
       text: describeMove(move),
-      onclick: (event) => chooseMove(move, moves.version, event.currentTarget),
+      onclick: (event) => chooseMove(move, moves.etag, event.currentTarget),
     }));
     list.replaceChildren(...buttons);
     empty.textContent = page.match && page.match.outcome.finished ? t("connection.ended") : t("moves.none");
