@@ -691,7 +691,7 @@
     });
     const ids = page.catalogues[page.match.game] || [];
     const picker = el("div", { id: "picker", class: "picker", role: "group", "aria-label": t("moves.fill") },
-      el("strong", { text: t("moves.fill") + ": " + describeMove(move) }),
+      el("strong", { text: t("moves.fill") + ": " + describeMove(move, true) }),
       el("datalist", { id: list }, ids.map((value) => el("option", { value }))),
       inputs,
       el("div", { class: "actions" },
@@ -743,18 +743,24 @@
 
   // -- rendering -------------------------------------------------------------------------
 
-  function describeMove(move) {
+  // ``listed``: a move of the legal-moves list, where a null at a table game is a value the
+  // table names (shown as a question).
+  function describeMove(move, listed) {
     if (!move) return t("log.hidden");
+    const asks = listed && isTableChance();
     const parts = [];
     const type = has("type." + move.type) ? t("type." + move.type) : humanise(String(move.type));
     parts.push(type + (move.card !== undefined && move.card !== null ? " " + move.card : ""));
     if (typeof move.source === "string") parts.push(has("source." + move.source) ? t("source." + move.source) : move.source);
     for (const [name, value] of Object.entries(move)) {
       if (["type", "player", "source", "card"].includes(name)) continue;
-      if (value === null) continue;
+      if (value === null) {
+        if (asks) parts.push(`${humanise(name)}: ?`);
+        continue;
+      }
       parts.push(`${humanise(name)}: ${compact(value)}`);
     }
-    if (move.card === null) parts.push(t("moves.which_card"));
+    if (move.card === null && asks) parts.push(t("moves.which_card"));
     return parts.join(" · ");
   }
 
@@ -833,7 +839,7 @@
     list.dataset.version = moves.version;
     const buttons = moves.moves.map((move, index) => el("button", {
       type: "button", class: "move", "data-index": index, "data-move": JSON.stringify(move),
-      text: describeMove(move),
+      text: describeMove(move, true),
       onclick: (event) => chooseMove(move, moves.etag, event.currentTarget),
     }));
     list.replaceChildren(...buttons);
@@ -930,6 +936,7 @@
     list.replaceChildren(...page.log.slice().reverse().map((entry) => el("li", {
       "data-version": entry.version, "data-source": entry.source, "data-player": entry.player,
     }, t("log.entry", { version: entry.version, player: entry.player, move: describeMove(entry.move) }),
+    entry.redacted ? " " + t("log.hidden") : null,
     entry.events && entry.events.length
       ? el("span", { class: "events", text: entry.events.map(describeEvent).join("; ") }) : null)));
   }
