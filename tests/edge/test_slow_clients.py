@@ -1,4 +1,3 @@
-import pytest
 """Failure 1 of the edge issue: slow or idle clients must not stall the service. With the
 default worker model (gevent, one worker, as the image runs it), 200 connections that send a
 request head and then trickle their body, plus idle connections, leave /healthz answering
@@ -6,6 +5,7 @@ fast; a keep-alive connection serves several requests."""
 
 from __future__ import annotations
 
+import pytest
 import http.client
 import socket
 import statistics
