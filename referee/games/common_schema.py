@@ -32,21 +32,25 @@ class FullMatch(validate.Regexp):
 
 
 class IdList(fields.List):
-    """A list of id strings matching ``pattern``: documented like
+    """A list of id strings matching ``pattern`` (or null, with ``null_items``: a card the
+    table has not seen): documented like
     ``List(String(validate=Regexp(pattern)))``, validated in one loop (states carry dozens of
     card ids; one marshmallow field per item costs more than judging the move)."""
 
-    def __init__(self, pattern: str, error: str = "not a valid id", **kwargs):
+    def __init__(self, pattern: str, error: str = "not a valid id", *, null_items: bool = False, **kwargs):
         self._regex = re.compile(pattern)
         self._error = error
-        super().__init__(fields.String(validate=FullMatch(pattern, error=error)), **kwargs)
+        self._null_items = null_items
+        super().__init__(fields.String(validate=FullMatch(pattern, error=error), allow_none=null_items), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list):
             raise ValidationError("Not a valid list.")
         match = self._regex.fullmatch
+        nulls = self._null_items
         errors = {index: [self._error if isinstance(item, str) else "Not a valid string."]
-                  for index, item in enumerate(value) if not (isinstance(item, str) and match(item))}
+                  for index, item in enumerate(value)
+                  if not ((isinstance(item, str) and match(item)) or (nulls and item is None))}
         if errors:
             raise ValidationError(errors, valid_data=[])
         return list(value)

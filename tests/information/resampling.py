@@ -56,7 +56,7 @@ def _substitute(value: Any, mapping: dict) -> Any:
 def _scratch_cards(state: dict) -> dict[str, str]:
     cards = [c for p in state["players"] for c in p["hand"] + p["collected"]]
     cards += [c for pile in state["line"] for c in pile["cards"]] + state["draw_pile"]
-    return {card: "deck" for card in cards}
+    return {card: "deck" for card in cards if card is not None}   # null: unseen by everyone
 
 
 def _catatac_cards(state: dict) -> dict[str, str]:
@@ -82,7 +82,7 @@ CARD_GROUPS = {"scratch-and-catch": _scratch_cards, "catatac": _catatac_cards}
 def _sorted_piles(state: dict) -> dict:
     """Piles kept sorted by the rules (table chance decks, the box, alpha cards set aside)."""
     table = state["options"]["chance"] == "table"
-    if state["game"] == "scratch-and-catch" and table:
+    if state["game"] == "scratch-and-catch" and table and state["options"].get("hands") != "unseen":
         state["draw_pile"] = sorted(state["draw_pile"])
     if state["game"] == "catatac":
         if table:

@@ -11,7 +11,9 @@ plays). A legal move shows new information (the card turned from the pile): its 
 is compared on a resample that keeps what that move reveals, its legality on every resample.
 
 With table chance a move names what the table saw (a card drawn): its legality depends on the
-cards the table has seen, so moves naming table outcomes are probed only as the legal move.
+cards the table has seen, so moves naming table outcomes are probed only as the legal move;
+with unseen hands (Scratch & Catch) the table names only face-up cards, and every probe is
+compared.
 """
 
 from __future__ import annotations
@@ -37,7 +39,10 @@ def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
     """Players and options of the ``number``-th match: chance modes in turn, the rest at random."""
     chance = ("seeded", "table")[number % 2]
     if game_id == "scratch-and-catch":
-        return rnd.choice((2, 3, 4, 5, 6)), {"chance": chance, "scratch_cards_score": rnd.random() < 0.5}
+        options = {"chance": chance, "scratch_cards_score": rnd.random() < 0.5}
+        if chance == "table" and number % 4 == 1:   # every other table match: unseen hands
+            options["hands"] = "unseen"
+        return rnd.choice((2, 3, 4, 5, 6)), options
     if game_id == "catatac":
         players = rnd.choice((2, 4, 6))
         boosters = [b for b in ("distraction", "alpha", "momentum") if rnd.random() < 0.5]
@@ -117,7 +122,13 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
     knowing only its view: other cards, other choices, chance outcomes named."""
     table = state["options"]["chance"] == "table"
     probes = list(own)
-    if game_id == "scratch-and-catch":
+    if game_id == "scratch-and-catch" and _unseen(state):
+        kinds = [k["kind"] for k in GAMES[game_id].catalogue({"deck": state["options"]["deck"]})["kinds"]]
+        for kind in rnd.sample(kinds, 3):
+            probes.append({"type": "play", "player": seat, "source": rnd.choice(("hand", "pile")), "card": kind})
+        probes.append({"type": "play", "player": seat, "source": "pile"})
+        probes.append({"type": "draw", "player": seat, "card": rnd.choice(kinds)})
+    elif game_id == "scratch-and-catch":
         pool = sorted(strings(state["draw_pile"]) | {c for p in state["players"] for c in p["hand"]})
         for card in rnd.sample(pool, min(3, len(pool))):
             probes.append({"type": "play", "player": seat, "source": "hand", "card": card})
@@ -154,6 +165,11 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
         if not table and state["cat_deck"]:
             probes.append({"type": "reveal", "player": seat, "cat": rnd.choice(state["cat_deck"])})
     return probes
+
+
+def _unseen(state: dict) -> bool:
+    """Unseen hands: every answer depends on face-up cards only, so every probe is compared."""
+    return state["options"].get("hands") == "unseen"
 
 
 def _names_table_outcome(move: dict) -> bool:
@@ -233,7 +249,7 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
     table = state["options"]["chance"] == "table"
     own = game.seat_moves(state, reader)
     for probe in _probes(game_id, state, reader, own, rnd):
-        if table and _names_table_outcome(probe):
+        if table and not _unseen(state) and _names_table_outcome(probe):
             continue
         if probe is not legal_probe and game.adjudicate(state, probe, checked=True).legal:
             continue   # a legal move would advance the match: only the chosen one is played

@@ -1,7 +1,9 @@
 """Scratch & Catch card data: the default deck and card ids.
 
 Card ids are ``C<number>-<copy>`` for Cat cards and ``S<number>-<copy>`` for Scratch cards,
-copies counted from 1 (``C5-1``, ``S10-2``). The default composition is the provisional one of
+copies counted from 1 (``C5-1``, ``S10-2``). A card's kind is what is printed on it, the id
+without its copy (``C5``: a Cat 5; ``S10``: a Scratch 10): copies of one kind are identical, and
+with unseen hands (``options.hands: "unseen"``) cards are named by kind only. The default composition is the provisional one of
 ``shared/games/scratch-and-catch-deck.md``; the rulebook only fixes 76 cards numbered 1 to 10,
 64 Cat and 12 Scratch.
 """
@@ -35,8 +37,15 @@ def flea_points(fleas: int) -> int:
 
 @lru_cache(maxsize=4096)
 def card_value(card: str) -> int:
-    """The number printed on ``card`` (``"C7-2"`` -> 7)."""
-    return int(card[1:card.index("-")])
+    """The number printed on ``card``, an id or a kind (``"C7-2"`` -> 7, ``"C7"`` -> 7)."""
+    dash = card.find("-")
+    return int(card[1:dash] if dash > 0 else card[1:])
+
+
+def kind_of(card: str) -> str:
+    """The kind of a card id, as printed (``"C7-2"`` -> ``"C7"``); a kind is its own kind."""
+    dash = card.find("-")
+    return card[:dash] if dash > 0 else card
 
 
 def is_scratch(card: str) -> bool:
@@ -58,3 +67,16 @@ def deck_ids(cat_counts: tuple[int, ...], scratch_counts: tuple[int, ...]) -> tu
 def deck_set(cat_counts: tuple[int, ...], scratch_counts: tuple[int, ...]) -> frozenset[str]:
     """The card ids of a deck, as a set."""
     return frozenset(deck_ids(cat_counts, scratch_counts))
+
+
+@lru_cache(maxsize=64)
+def kind_counts(cat_counts: tuple[int, ...], scratch_counts: tuple[int, ...]) -> dict[str, int]:
+    """Copies of each kind in a deck, in catalogue order, kinds with no copy left out
+    (``{"C1": 5, "S1": 1, ...}``). Do not mutate the cached answer."""
+    counts: dict[str, int] = {}
+    for number, cats, scratches in zip(NUMBERS, cat_counts, scratch_counts):
+        if cats:
+            counts[f"C{number}"] = cats
+        if scratches:
+            counts[f"S{number}"] = scratches
+    return counts

@@ -4,7 +4,7 @@ State (JSON, seats numbered from 0, clockwise)::
 
     {"game": "scratch-and-catch", "schema_version": 1,
      "options": {"chance": "seeded"|"table", "deck": {"cat": [10 ints], "scratch": [10 ints]},
-                 "scratch_cards_score": bool},
+                 "scratch_cards_score": bool[, "hands": "unseen"]},
      "players": [{"hand": [ids], "fleas": int, "collected": [ids]}, ...],
      "line": [{"value": 1..10, "cards": [ids, bottom first]}, ...]   ascending values
      "draw_pile": [ids, top first]       (table chance: the order is unknown, kept sorted)
@@ -22,6 +22,14 @@ Moves::
 
 With the seeded generator the referee turns the top card of the pile: a pile play names no
 card (SEEDED_CHANCE whatever the card named), so no answer depends on the pile's order.
+
+Unseen hands (``"hands": "unseen"``, table chance only): the state holds only what lies face
+up. Hands and the draw pile are lists of ``null``; the line and the collected piles name cards
+by kind (``"C5"``, ``"S6"``: copies are identical). A play names the kind of the card played
+(from the hand or turned from the pile); the referee checks a copy of that kind can still be
+unseen and takes one unseen card from that hand or pile. The refill is automatic and changes
+only sizes (no draw move). The option is left out of a state's options when hands are seen,
+so states written before it stay valid.
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ SCRATCH = "Scratch Cards"
 END = "End of the Game"
 
 CHANCE_MODES = ("seeded", "table")
+HANDS_MODES = ("seen", "unseen")
+# legal-moves marks, in this field of a move, the fields a table fills in with what it sees.
+TABLE_FILLS = "table_fills"
 
 
 # A state's fleas are judged up to this many per player (a move may then add a few: the answer's
@@ -63,6 +74,11 @@ MESSAGES = {
                       "name {field}.", PROGRESS),
     "UNKNOWN_CARD": ("Unknown card id {card}: this game's deck has no such card.", PROGRESS),
     "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PROGRESS),
+    "HAND_EMPTY": ("Your hand is empty: play from the draw pile.", PROGRESS),
+    "CARD_NOT_IN_DECK": ("The deck has no {kind} card.", SETUP),
+    "CARD_ALREADY_SEEN": ("No {kind} can still be unseen: the deck has {count}, all face up ({line} on the "
+                          "line, {collected} collected).", PROGRESS),
+    "REFILL_UNSEEN": ("With unseen hands the refill only changes the hand sizes: there is no draw move.", PROGRESS),
 }
 
 
@@ -113,12 +129,45 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None, for_setu
     score_scratch = options.get("scratch_cards_score", False)
     if not isinstance(score_scratch, bool):
         errors.append(("/options/scratch_cards_score", "must be true or false"))
-    unknown = set(options) - {"chance", "deck", "scratch_cards_score", "deal"}
+    unknown = set(options) - {"chance", "deck", "scratch_cards_score", "deal", "hands"}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
+    hands = options.get("hands", "seen")
+    if hands not in HANDS_MODES:
+        errors.append(("/options/hands", "must be 'seen' or 'unseen'"))
+    elif hands == "unseen" and chance != "table":
+        errors.append(("/options/hands", "unseen hands need chance 'table': with the seeded generator the "
+                                         "referee deals and knows every card"))
     if errors:
         raise InvalidOptions(errors)
-    return {"chance": chance, "deck": {"cat": list(cat), "scratch": list(scratch)},
+    full = {"chance": chance, "deck": {"cat": list(cat), "scratch": list(scratch)},
             "scratch_cards_score": score_scratch}
+    if hands == "unseen":
+        full["hands"] = "unseen"
+    return full
+
+
+def _unseen(state: State) -> bool:
+    """Whether the table does not see the hands (cards named by kind, hidden cards null)."""
+    return state["options"].get("hands") == "unseen"
+
+
+def _named_kinds(state: State) -> dict[str, list[int]]:
+    """Unseen hands: ``{kind: [copies on the line, copies collected]}`` of the face-up cards."""
+    named: dict[str, list[int]] = {}
+    for pile in state["line"]:
+        for card in pile["cards"]:
+            named.setdefault(card, [0, 0])[0] += 1
+    for player in state["players"]:
+        for card in player["collected"]:
+            named.setdefault(card, [0, 0])[1] += 1
+    return named
+
+
+def _unseen_kinds(state: State) -> list[str]:
+    """Unseen hands: the kinds a hidden card may still be, in catalogue order."""
+    named = _named_kinds(state)
+    return [kind for kind, count in C.kind_counts(*_deck_of(state["options"])).items()
+            if sum(named.get(kind, (0, 0))) < count]
 
 
 def _unknown_or_elsewhere(state: State, card: str) -> Violation:
@@ -189,14 +238,20 @@ class ScratchAndCatch(Game):
             "scratch_cards_score": {"default": False,
                                     "description": "collected Scratch cards score 1 point like Cat cards (a house "
                                                    "reading; the rulebook counts Cat cards only)"},
+            "hands": {"default": "seen", "enum": list(HANDS_MODES),
+                      "description": "unseen (with chance table): the table sees only face-up cards; hands and the "
+                                     "draw pile are null, cards are named by kind (C5, S6), the refill is automatic"},
             "deal": {"default": None,
-                     "description": "table chance only: {hands: [[ids]...], line: [ids]} as dealt at the table. "
+                     "description": "table chance only: {hands: [[ids]...], line: [ids]} as dealt at the table "
+                                    "(unseen hands: {line: [4 kinds]} only). "
                                     "Without it the referee deals from the seed (the table then deals those "
                                     "cards); a table that shuffled its own cards sends what it dealt"},
         }
 
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
-        """The deck in use: ``{"provisional", "cards": [{"id", "number", "kind"}], "counts"}``."""
+        """The deck in use: ``{"provisional", "cards": [{"id", "number", "kind"}], "counts",
+        "kinds": [{"kind", "number", "type", "count"}]}``; a kind is a card as printed (``C5``: a
+        Cat 5), the name unseen hands use."""
         full = _normalise_options(2, options)
         cat, scratch = _deck_of(full)
         return {
@@ -205,6 +260,8 @@ class ScratchAndCatch(Game):
             "counts": full["deck"],
             "cards": [{"id": card, "number": C.card_value(card), "kind": "scratch" if C.is_scratch(card) else "cat"}
                       for card in C.deck_ids(cat, scratch)],
+            "kinds": [{"kind": kind, "number": C.card_value(kind), "type": "scratch" if C.is_scratch(kind) else "cat",
+                       "count": count} for kind, count in C.kind_counts(cat, scratch).items()],
             "starting_fleas": {str(k): v for k, v in C.STARTING_FLEAS.items()},
         }
 
@@ -220,7 +277,9 @@ class ScratchAndCatch(Game):
         ids = list(C.deck_ids(cat, scratch))
         rng = Rng(seed)
         deal = (options or {}).get("deal")
-        if deal is not None:
+        if full.get("hands") == "unseen":
+            hands, line_cards, pile = self._unseen_deal(players, full, ids, deal, rng)
+        elif deal is not None:
             hands, line_cards, pile = self._table_deal(players, full, ids, deal)
         else:
             rng.shuffle(ids)
@@ -245,6 +304,37 @@ class ScratchAndCatch(Game):
             "finished": False,
             "rng": rng.to_state(),
         }
+
+    @staticmethod
+    def _unseen_deal(players: int, full: dict, ids: list[str], deal: Any, rng: Rng):
+        """Unseen hands: 4 unseen cards per hand, the line named by kind (from ``deal.line``, or
+        the generator's), the rest of the deck unseen in the draw pile."""
+        if deal is None:
+            rng.shuffle(ids)
+            line = [C.kind_of(card) for card in ids[C.HAND_SIZE * players:C.HAND_SIZE * players + C.LINE_AT_SETUP]]
+        else:
+            if not isinstance(deal, dict) or "hands" in deal or not isinstance(deal.get("line"), list):
+                raise InvalidOptions([("/options/deal", "with unseen hands the deal names only the line: "
+                                                        "{line: [4 card kinds]}")])
+            line = deal["line"]
+            counts = C.kind_counts(*_deck_of(full))
+            errors: list[tuple[str, str]] = []
+            if len(line) != C.LINE_AT_SETUP:
+                errors.append(("/options/deal/line", f"must hold {C.LINE_AT_SETUP} cards"))
+            used: dict[str, int] = {}
+            for i, card in enumerate(line):
+                kind = C.kind_of(card) if isinstance(card, str) else None
+                if kind not in counts:
+                    errors.append((f"/options/deal/line/{i}", f"the deck has no card {card!r}"))
+                    continue
+                used[kind] = used.get(kind, 0) + 1
+                if used[kind] > counts[kind]:
+                    errors.append((f"/options/deal/line/{i}", f"the deck has {counts[kind]} {kind} only"))
+            if errors:
+                raise InvalidOptions(errors)
+            line = [C.kind_of(card) for card in line]
+        rest = len(ids) - C.HAND_SIZE * players - C.LINE_AT_SETUP
+        return [[None] * C.HAND_SIZE for _ in range(players)], line, [None] * rest
 
     @staticmethod
     def _table_deal(players: int, full: dict, ids: list[str], deal: Any):
@@ -291,16 +381,19 @@ class ScratchAndCatch(Game):
             raise InvalidState(bad.errors) from None
         if "deal" in state["options"]:
             errors.append(("/options/deal", "belongs in a setup request, not in a state"))
-        if full["chance"] != state["options"].get("chance") or set(state["options"]) != set(full):
+        given = set(state["options"]) - ({"hands"} if state["options"].get("hands") == "seen" else set())
+        if full["chance"] != state["options"].get("chance") or given != set(full):
             errors.append(("/options", "a state carries every option explicitly"))
-        known = C.deck_set(*_deck_of(full))
-        errors.extend(self._card_places(state, known))
+        if full.get("hands") == "unseen":
+            errors.extend(self._unseen_places(state, C.kind_counts(*_deck_of(full))))
+        else:
+            errors.extend(self._card_places(state, C.deck_set(*_deck_of(full))))
         turn, final = state["turn"], state["final_turns"]
         n = len(players)
         if not 0 <= turn["player"] < n:
             errors.append(("/turn/player", f"must be a seat from 0 to {n - 1}"))
-        if turn["step"] == "refill" and full["chance"] != "table":
-            errors.append(("/turn/step", "a refill step exists only with chance 'table'"))
+        if turn["step"] == "refill" and (full["chance"] != "table" or full.get("hands") == "unseen"):
+            errors.append(("/turn/step", "a refill step exists only with chance 'table' and seen hands"))
         if final is not None:
             if not 0 <= final["ended_by"] < n:
                 errors.append(("/final_turns/ended_by", f"must be a seat from 0 to {n - 1}"))
@@ -318,6 +411,60 @@ class ScratchAndCatch(Game):
             errors.append(("/finished", "a finished game has final_turns"))
         if errors:
             raise InvalidState(errors)
+
+    @staticmethod
+    def _unseen_places(state: State, counts: Mapping[str, int]) -> list[tuple[str, str]]:
+        """Unseen hands: hands and draw pile hold only nulls, the line and the collected piles
+        name kinds of the deck, no kind is named more often than the deck has it, and the
+        named and unseen cards together are the whole deck."""
+        errors: list[tuple[str, str]] = []
+        named: dict[str, int] = {}
+        unseen = 0
+
+        def claim(card: Any, pointer: str) -> None:
+            if card is None:
+                errors.append((pointer, "a face-up card is named by its kind (e.g. C5), never null"))
+            elif card not in counts:
+                detail = (f"with unseen hands cards are named by kind ({C.kind_of(card)}), not id"
+                          if C.kind_of(card) in counts else f"the deck has no card {card!r}")
+                errors.append((pointer, detail))
+            else:
+                named[card] = named.get(card, 0) + 1
+
+        for seat, player in enumerate(state["players"]):
+            if len(player["hand"]) > C.HAND_SIZE:
+                errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
+            if player["fleas"] < 0:
+                errors.append((f"/players/{seat}/fleas", "fleas cannot be negative"))
+            for i, card in enumerate(player["hand"]):
+                if card is not None:
+                    errors.append((f"/players/{seat}/hand/{i}", "with unseen hands a card in hand is null"))
+            unseen += len(player["hand"])
+            for i, card in enumerate(player["collected"]):
+                claim(card, f"/players/{seat}/collected/{i}")
+        previous = 0
+        for p, pile in enumerate(state["line"]):
+            value = pile["value"]
+            if not 1 <= value <= 10 or value <= previous:
+                errors.append((f"/line/{p}/value", "line piles must have distinct values 1 to 10 in ascending order"))
+            previous = value
+            if not pile["cards"]:
+                errors.append((f"/line/{p}/cards", "a pile on the line holds at least one card"))
+            for i, card in enumerate(pile["cards"]):
+                claim(card, f"/line/{p}/cards/{i}")
+                if card in counts and C.card_value(card) != value:
+                    errors.append((f"/line/{p}/cards/{i}", f"card {card} does not have value {value}"))
+        for i, card in enumerate(state["draw_pile"]):
+            if card is not None:
+                errors.append((f"/draw_pile/{i}", "with unseen hands a card of the draw pile is null"))
+        unseen += len(state["draw_pile"])
+        for kind, number in named.items():
+            if number > counts[kind]:
+                errors.append(("", f"{number} cards {kind} are face up; the deck has {counts[kind]}"))
+        total = sum(counts.values())
+        if not errors and sum(named.values()) + unseen != total:
+            errors.append(("", f"{sum(named.values())} face-up and {unseen} unseen cards; the deck has {total}"))
+        return errors
 
     @staticmethod
     def _card_places(state: State, known: frozenset[str]) -> list[tuple[str, str]]:
@@ -385,6 +532,8 @@ class ScratchAndCatch(Game):
         if state["finished"]:
             return []
         seat = state["turn"]["player"]
+        if _unseen(state):
+            return self._unseen_moves(state, seat)
         table = state["options"]["chance"] == "table"
         pile = state["draw_pile"]
         if state["turn"]["step"] == "refill":
@@ -403,6 +552,8 @@ class ScratchAndCatch(Game):
         chance the card taken from the pile is null (the table names it), listed once."""
         if state["finished"] or state["turn"]["player"] != seat:
             return []
+        if _unseen(state):
+            return self._unseen_moves(state, seat)
         if state["turn"]["step"] == "refill":
             return [{"type": "draw", "player": seat, "card": None}]
         moves = [{"type": "play", "player": seat, "source": "hand", "card": card}
@@ -414,6 +565,19 @@ class ScratchAndCatch(Game):
             moves.append(pile_play)
         return moves
 
+    @staticmethod
+    def _unseen_moves(state: State, seat: int) -> list[dict]:
+        """Unseen hands: a play per kind a hidden card may still be, from the hand (when it holds
+        a card) and from the draw pile (when it has one); ``table_fills`` marks ``card`` as the
+        field the table fills in with what it sees."""
+        kinds = _unseen_kinds(state)
+        moves = []
+        for source, cards in (("hand", state["players"][seat]["hand"]), ("pile", state["draw_pile"])):
+            if cards:
+                moves.extend({"type": "play", "player": seat, "source": source, "card": kind, TABLE_FILLS: ["card"]}
+                             for kind in kinds)
+        return moves
+
     def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:
         """Judge and apply one move (rulebook, Game Progress and Scratch Cards). Raises Illegal."""
         if state["finished"]:
@@ -423,6 +587,10 @@ class ScratchAndCatch(Game):
         if seat != turn["player"]:
             raise Illegal(_violation("NOT_YOUR_TURN", turn=turn["player"], player=seat))
         kind = move["type"]
+        if _unseen(state):
+            if kind != "play":
+                raise Illegal(_violation("REFILL_UNSEEN"))
+            return self._play(state, move)
         if turn["step"] == "refill":
             if kind != "draw":
                 raise Illegal(_violation("REFILL_PENDING"))
@@ -449,17 +617,42 @@ class ScratchAndCatch(Game):
             return seen
         return pile.pop(0)
 
+    @staticmethod
+    def _unseen_card(state: State, move: dict) -> str:
+        """Unseen hands: the kind a play names, once it is checked a copy of it can still be
+        hidden in the hand or pile it comes from. Raises Illegal."""
+        seat, source, card = move["player"], move.get("source"), move.get("card")
+        if source == "hand" and not state["players"][seat]["hand"]:
+            raise Illegal(_violation("HAND_EMPTY"))
+        if source != "hand" and not state["draw_pile"]:
+            raise Illegal(_violation("DRAW_PILE_EMPTY"))
+        if card is None:
+            raise Illegal(_violation("CARD_REQUIRED") if source != "hand" else _violation("CARD_NOT_IN_HAND", card=card))
+        kind = C.kind_of(card)
+        count = C.kind_counts(*_deck_of(state["options"])).get(kind, 0)
+        if count == 0:
+            raise Illegal(_violation("CARD_NOT_IN_DECK", kind=kind))
+        line, collected = _named_kinds(state).get(kind, (0, 0))
+        if line + collected >= count:
+            raise Illegal(_violation("CARD_ALREADY_SEEN", kind=kind, count=count, line=line, collected=collected))
+        return kind
+
     def _play(self, state: State, move: dict) -> tuple[State, list[dict]]:
         seat = move["player"]
         source = move.get("source")
         hand = state["players"][seat]["hand"]
-        if source == "hand":
+        unseen = _unseen(state)
+        if unseen:
+            card = self._unseen_card(state, move)
+        elif source == "hand":
             card = move.get("card")
             if card not in hand:
                 raise Illegal(_violation("CARD_NOT_IN_HAND", card=card))
         new = _copy_state(state)
         player = new["players"][seat]
-        if source == "hand":
+        if unseen:
+            (player["hand"] if source == "hand" else new["draw_pile"]).pop()
+        elif source == "hand":
             player["hand"].remove(card)
         else:
             card = self._take_from_pile(new, move)
@@ -507,7 +700,7 @@ class ScratchAndCatch(Game):
         seat = state["turn"]["player"]
         hand = state["players"][seat]["hand"]
         pile = state["draw_pile"]
-        if state["options"]["chance"] == "table":
+        if state["options"]["chance"] == "table" and not _unseen(state):
             if len(hand) < C.HAND_SIZE and pile:
                 state["turn"]["step"] = "refill"
                 return state, events

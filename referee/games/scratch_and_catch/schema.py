@@ -8,19 +8,15 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from referee.games.common_schema import FullMatch, IdList, IntList, PileSize, RngState, StrictBoolean, view_schema
 
-from referee.games.scratch_and_catch.rules import CHANCE_MODES
+from referee.games.scratch_and_catch.rules import CHANCE_MODES, HANDS_MODES, TABLE_FILLS
 
-CARD_PATTERN = r"^[CS](10|[1-9])-[1-9][0-9]?$"
-CARD_ERROR = ("not a card id: C<number>-<copy> (Cat) or S<number>-<copy> (Scratch), "
-              "number 1 to 10, copy 1 to 99 (e.g. C5-1)")
+CARD_PATTERN = r"^[CS](10|[1-9])(-[1-9][0-9]?)?$"
+CARD_ERROR = ("not a card: C<number>-<copy> (Cat) or S<number>-<copy> (Scratch), number 1 to 10, copy 1 "
+              "to 99 (e.g. C5-1); with unseen hands the kind, C<number> or S<number> (e.g. C5)")
 CARD_ID = FullMatch(CARD_PATTERN, error=CARD_ERROR)
 MAX_COPIES = 99
 # The largest deck options.deck allows: 99 Cat and 99 Scratch cards of each number 1 to 10.
 MAX_CARDS = 2 * 10 * MAX_COPIES
-
-
-def _card(**kwargs):
-    return fields.String(validate=CARD_ID, metadata={"description": "card id, e.g. C5-1 (Cat) or S5-1 (Scratch)"}, **kwargs)
 
 
 def _cards(**kwargs):
@@ -37,10 +33,12 @@ class ScratchAndCatchDeck(Schema):
 
 
 class ScratchAndCatchDeal(Schema):
-    """A deal seen at a physical table (setup with table chance only): both fields required."""
+    """A deal seen at a physical table (setup with table chance only): hands and line, or with
+    unseen hands the line only (card kinds, e.g. C5)."""
 
-    hands = fields.List(_cards(validate=validate.Length(equal=4)), required=True,
-                        validate=validate.Length(min=2, max=6), metadata={"description": "the 4 cards dealt to each seat"})
+    hands = fields.List(_cards(validate=validate.Length(equal=4)),
+                        validate=validate.Length(min=2, max=6), metadata={
+                            "description": "the 4 cards dealt to each seat; required with seen hands, absent with unseen"})
     line = _cards(required=True, validate=validate.Length(equal=4),
                        metadata={"description": "the 4 cards turned onto the line"})
 
@@ -52,19 +50,25 @@ class ScratchAndCatchOptions(Schema):
                            metadata={"description": "seeded (default): the generator deals and draws; table: moves name the cards seen"})
     deck = fields.Nested(ScratchAndCatchDeck, metadata={"description": "deck composition (default: the provisional 64 Cat + 12 Scratch)"})
     scratch_cards_score = StrictBoolean(metadata={"description": "collected Scratch cards score 1 point like Cat cards (default false: the rulebook's End of the Game counts Cat cards only)"})
+    hands = fields.String(validate=validate.OneOf(HANDS_MODES), metadata={
+        "description": "seen (default); unseen, with chance table: the table sees only face-up cards, named by "
+                       "kind (C5); hands and draw pile are null, the refill is automatic"})
     deal = fields.Nested(ScratchAndCatchDeal, metadata={"description": "table chance only: the deal seen at the table"})
 
 
 class ScratchAndCatchStateOptions(Schema):
-    """The options as a state carries them: all explicit."""
+    """The options as a state carries them: all explicit (``hands`` only when unseen)."""
 
     chance = fields.String(required=True, validate=validate.OneOf(CHANCE_MODES))
     deck = fields.Nested(ScratchAndCatchDeck, required=True)
     scratch_cards_score = StrictBoolean(required=True)
+    hands = fields.String(validate=validate.OneOf(HANDS_MODES), metadata={
+        "description": "present when unseen: hands and draw pile are null, face-up cards named by kind"})
 
 
 class ScratchAndCatchPlayer(Schema):
-    hand = _cards(required=True, validate=validate.Length(max=4))
+    hand = _cards(required=True, validate=validate.Length(max=4), null_items=True,
+                  metadata={"description": "card ids; with unseen hands null for each card held"})
     fleas = fields.Integer(strict=True, required=True, validate=validate.Range(min=0), metadata={
         "description": "flea tokens held, as a number; a state with more than 10000 is refused (422), a move may "
                        "add a few more"})
@@ -99,7 +103,8 @@ class ScratchAndCatchState(Schema):
     players = fields.List(fields.Nested(ScratchAndCatchPlayer), required=True, validate=validate.Length(min=2, max=6))
     line = fields.List(fields.Nested(ScratchAndCatchPile), required=True, validate=validate.Length(max=10),
                        metadata={"description": "the piles on the line, ascending values"})
-    draw_pile = _cards(required=True, validate=validate.Length(max=MAX_CARDS), metadata={"description": "top first"})
+    draw_pile = _cards(required=True, validate=validate.Length(max=MAX_CARDS), null_items=True,
+                       metadata={"description": "top first; with unseen hands null for each card"})
     turn = fields.Nested(ScratchAndCatchTurn, required=True)
     final_turns = fields.Nested(ScratchAndCatchFinalTurns, required=True, allow_none=True)
     finished = StrictBoolean(required=True)
@@ -130,7 +135,11 @@ class ScratchAndCatchMove(Schema):
         "description": "card id (e.g. C5-1 Cat, S5-1 Scratch). Required for play from the hand. For play from "
                        "the pile and for draw: the card seen, required with table chance (null or absent is "
                        "answered with the violation CARD_REQUIRED), optional and checked against the top card "
-                       "with seeded chance. A match's legal-moves shows such cards as null: name what you see"})
+                       "with seeded chance. A match's legal-moves shows such cards as null: name what you see. "
+                       "With unseen hands: the kind of the card played, e.g. C5 (an id counts as its kind)"})
+    table_fills = fields.List(fields.String(validate=validate.OneOf(("card",))), data_key=TABLE_FILLS, metadata={
+        "description": "set by legal-moves with unseen hands: the fields the table fills in with what it sees "
+                       "(the move is listed once per card kind it may be); ignored when judging"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):
