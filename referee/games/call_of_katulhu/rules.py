@@ -130,7 +130,13 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> tuple
         catalogue = C.load_catalogue(data)
     except C.CatalogueError as bad:
         errors.extend((f"/options/catalogue{pointer}", detail) for pointer, detail in bad.errors)
-    errors.extend((f"/options/{name}", "unknown option") for name in sorted(set(options) - set(OPTION_NAMES)))
+    if "hands" in options:
+        # Asked for by the unseen-card mode of the other games: refused with the reason.
+        errors.append(("/options/hands", "Call of Katulhu has no hands to leave unseen: every toy a player "
+                                         "holds is known from their deck and what they placed, and every cat "
+                                         "is turned face up; play it with chance 'table'"))
+    errors.extend((f"/options/{name}", "unknown option")
+                  for name in sorted(set(options) - set(OPTION_NAMES) - {"hands"}))
     if errors:
         raise InvalidOptions(errors)
     return ({"chance": chance, "advanced": advanced,

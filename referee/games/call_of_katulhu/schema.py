@@ -55,6 +55,8 @@ class CallOfKatulhuOptions(Schema):
     catalogue = fields.Nested(CallOfKatulhuCatalogue, allow_none=True,
                               metadata={"description": "null (default): the provisional default catalogue "
                                                        "(GET /v1/games/call-of-katulhu); or the caller's own"})
+    hands = fields.Raw(metadata={"description": "not accepted (422): the unseen-card mode of CATATAC and "
+                                                "Scratch & Catch has no meaning here, nothing is hidden in a hand"})
 
 
 class CallOfKatulhuStateOptions(Schema):

@@ -1,0 +1,87 @@
+"""Unseen hands over HTTP: the catalogue's kinds, the setup option, a whole Scratch & Catch
+match followed by a table app that enters only face-up cards (on the in-process store and on
+Redis), and Call of Katulhu refusing the option with its reason."""
+
+from __future__ import annotations
+
+import random
+
+PROBLEM = "application/problem+json"
+UNSEEN = {"chance": "table", "hands": "unseen"}
+
+
+def test_the_game_entry_lists_kinds_and_counts(mclient):
+    catalogue = mclient.get("/v1/games/scratch-and-catch").get_json()["catalogue"]
+    kinds = {k["kind"]: k["count"] for k in catalogue["kinds"]}
+    assert len(kinds) == 20 and kinds["C3"] == 7 and kinds["S5"] == 2 and sum(kinds.values()) == 76
+    entry = next(g for g in mclient.get("/v1/games").get_json()["games"] if g["id"] == "scratch-and-catch")
+    assert entry["options"]["hands"]["enum"] == ["seen", "unseen"]
+
+
+def test_call_of_katulhu_refuses_unseen_hands_and_says_why(mclient):
+    for response in (mclient.post("/v1/games/call-of-katulhu/setup",
+                                  json={"players": 2, "seed": "k", "options": UNSEEN}),
+                     mclient.post("/v1/matches", json={"game": "call-of-katulhu", "players": 2, "options": UNSEEN})):
+        assert response.status_code == 422 and response.content_type == PROBLEM
+        errors = response.get_json()["errors"]
+        assert [e["pointer"] for e in errors] == ["/options/hands"]
+        assert errors[0]["detail"].startswith("Call of Katulhu has no hands to leave unseen")
+
+
+def test_unseen_hands_with_seeded_chance_is_a_422(mclient):
+    response = mclient.post("/v1/games/scratch-and-catch/setup",
+                            json={"players": 2, "seed": "s", "options": {"hands": "unseen"}})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["pointer"] == "/options/hands"
+
+
+def test_a_table_app_follows_a_whole_match_entering_only_face_up_cards(mclient):
+    """Each turn the app takes the seat's legal moves (one per kind, ``table_fills`` naming the
+    field it fills in), picks the card the player shows, and posts it. Every reader sees the
+    same state: nothing is hidden from anyone but the cards nobody has seen."""
+    rnd = random.Random(7)
+    created = mclient.post("/v1/matches", json={"game": "scratch-and-catch", "players": 3, "seed": "t-1",
+                                                "options": {**UNSEEN, "deal": {"line": ["C2", "C4", "C6", "S9"]}}})
+    assert created.status_code == 201, created.get_json()
+    match = created.get_json()
+    match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+    assert match["state"]["line"][0] == {"value": 2, "cards": ["C2"]}
+    version = 0
+    while True:
+        state = mclient.get(f"/v1/matches/{match_id}").get_json()["state"]
+        if state["finished"]:
+            break
+        seat = state["turn"]["player"]
+        auth = {"Authorization": f"Bearer {secrets[seat]}"}
+        moves = mclient.get(f"/v1/matches/{match_id}/legal-moves?seat={seat}", headers=auth).get_json()["moves"]
+        assert moves and all(m["table_fills"] == ["card"] for m in moves)
+        move = rnd.choice(moves)
+        answer = mclient.post(f"/v1/matches/{match_id}/moves", json={"move": move},
+                              headers={**auth, "If-Match": f'"{version}"'})
+        assert answer.status_code == 200 and answer.get_json()["legal"], answer.get_json()
+        version += 1
+        views = [mclient.get(f"/v1/matches/{match_id}?seat={s}",
+                             headers={"Authorization": f"Bearer {secrets[s]}"}).get_json()["state"]
+                 for s in range(3)]
+        assert all(view["line"] == views[0]["line"] for view in views)
+    log = mclient.get(f"/v1/matches/{match_id}/log").get_json()["entries"]
+    assert len(log) == version and not any(entry["redacted"] for entry in log)
+    final = mclient.get(f"/v1/matches/{match_id}").get_json()
+    assert final["outcome"]["finished"] and final["scores"]["players"]
+    # Collected piles and fleas are public: the score sheet is worked out from the view.
+    for row, player in zip(final["scores"]["players"], final["state"]["players"]):
+        assert row["fleas"] == player["fleas"]
+        assert row["cards"] <= len(player["collected"])
+
+
+def test_replay_in_unseen_mode_stops_at_an_impossible_claim(mclient):
+    state = mclient.post("/v1/games/scratch-and-catch/setup",
+                         json={"players": 2, "seed": "r", "options": {**UNSEEN, "deal": {"line": ["S1", "C2", "C3", "C4"]}}}
+                         ).get_json()["state"]
+    moves = [{"type": "play", "player": 0, "source": "hand", "card": "C7"},
+             {"type": "play", "player": 0, "source": "pile", "card": "S1"}]   # S1 has one copy, on the line
+    body = mclient.post("/v1/games/scratch-and-catch/replay", json={"state": state, "moves": moves}).get_json()
+    assert body["first_illegal"]["index"] == 1
+    violation = body["first_illegal"]["violations"][0]
+    assert violation["code"] == "CARD_ALREADY_SEEN" and violation["rule"] == "Game Progress"
+    assert violation["message"] == "No S1 can still be unseen: the deck has 1, all face up (1 on the line, 0 collected)."
