@@ -65,7 +65,8 @@ def _catatac_cards(state: dict) -> dict[str, str]:
     paws = [c for p in state["players"] for c in p["hand"]] + state["paw_deck"] + state["discard"]
     paws += state.get("box", [])
     for card in paws:
-        groups[card] = "alpha" if card in C.ALPHA_IDS else "paw:" + origin.get(card, "base")
+        if card is not None:   # null: unseen by everyone
+            groups[card] = "alpha" if card in C.ALPHA_IDS else "paw:" + origin.get(card, "base")
     for card in state["points_deck"] + state["points"]["white"] + state["points"]["black"]:
         groups[card] = "points"
     alphas = [p.get("alpha") for p in state["players"] if p.get("alpha")] + state.get("alpha_aside", [])
@@ -85,7 +86,7 @@ def _sorted_piles(state: dict) -> dict:
     if state["game"] == "scratch-and-catch" and table and state["options"].get("hands") != "unseen":
         state["draw_pile"] = sorted(state["draw_pile"])
     if state["game"] == "catatac":
-        if table:
+        if table and state["options"].get("hands") != "unseen":
             state["paw_deck"] = sorted(state["paw_deck"])
             state["points_deck"] = sorted(state["points_deck"])
         for name in ("box", "alpha_aside"):

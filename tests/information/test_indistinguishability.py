@@ -48,7 +48,9 @@ def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
         boosters = [b for b in ("distraction", "alpha", "momentum") if rnd.random() < 0.5]
         options = {"chance": chance, "deck_hockey": rnd.random() < 0.3, "marathon": rnd.random() < 0.2,
                    "kittens": players < 6 and not boosters and rnd.random() < 0.3}
-        if boosters:
+        if chance == "table" and number % 4 == 1:   # every other table match: unseen hands (no boosters)
+            options["hands"] = "unseen"
+        elif boosters:
             options["boosters"] = boosters
         return players, options
     return 2, {"chance": chance, "advanced": rnd.random() < 0.5}
@@ -136,6 +138,16 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
                 probes.append({"type": "play", "player": seat, "source": "pile", "card": card})
                 probes.append({"type": "draw", "player": seat, "card": card})
         probes.append({"type": "play", "player": seat, "source": "pile"})
+    elif game_id == "catatac" and _unseen(state):
+        kinds = [k["kind"] for k in GAMES[game_id].catalogue({"kittens": state["options"]["kittens"]})["kinds"]]
+        for card in rnd.sample(kinds, 3):
+            probes.append({"type": "play", "player": seat, "card": card, "pair": None, "block": None, "order": None})
+        for move in [m for m in own if m["type"] == "play"][:3]:
+            probes.append(dict(move, pair={"action": rnd.choice(("steal", "movement", "stash")),
+                                           "direction": rnd.choice(("black", "white", None))}, order=None))
+            probes.append(dict(move, coins=[rnd.choice(("white", "black"))]))
+        probes.append({"type": "decline", "player": seat})
+        probes.append({"type": "draw", "player": seat, "card": rnd.choice(kinds)})
     elif game_id == "catatac":
         pool = sorted(set(state["paw_deck"]) | {c for p in state["players"] for c in p["hand"]})
         points = sorted(set(state["points_deck"]) | set(state["points"]["white"]) | set(state["points"]["black"]))
@@ -168,7 +180,8 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
 
 
 def _unseen(state: dict) -> bool:
-    """Unseen hands: every answer depends on face-up cards only, so every probe is compared."""
+    """Unseen hands: a move names only face-up cards (a play's kind, a coin face), whose
+    legality depends on what every reader sees, so every probe is compared."""
     return state["options"].get("hands") == "unseen"
 
 

@@ -226,6 +226,28 @@ def _build_boosters() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
 BOOSTER_PAW_CARDS, ALPHA_BOOSTER = _build_boosters()
 ALPHA_IDS = tuple(card for card, *_ in ALPHA_CARDS)
 
+# A paw card's kind is what is printed on it: identical copies are one kind (``P3``: a plain 3,
+# ``joker``: a Joker), a named card is its own kind (``charge-1``). Unseen hands name cards by
+# kind; the plain kinds and the Joker are Kinds of their own name too.
+KINDS.update({f"P{n}": KINDS[f"P{n}-1"] for n in NUMBERS})
+KINDS["joker"] = JOKER
+
+
+def kind_of(card: str) -> str:
+    """The kind of a paw card id or kind (``"P3-2"`` -> ``"P3"``, ``"joker-1"`` -> ``"joker"``,
+    ``"charge-1"`` -> ``"charge-1"``). KeyError for an unknown card."""
+    return KINDS[card].key
+
+
+@lru_cache(maxsize=32)
+def kind_counts(kittens: bool, boosters: tuple[str, ...] = ()) -> dict[str, int]:
+    """Copies of each paw card kind in the game's boxes, in catalogue order. Do not mutate."""
+    counts: dict[str, int] = {}
+    for card in game_paw_cards(kittens, boosters):
+        key = KINDS[card].key
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
 
 def canonical_boosters(boosters) -> tuple[str, ...]:
     """The boosters in play, in the rulebook's order (A Distraction, B Alpha, C Momentum)."""

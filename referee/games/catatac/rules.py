@@ -50,6 +50,14 @@ before its coin flips: it is legal when some face of the coming flips allows it.
 then makes the pair played after the action block impossible, the pair does nothing (event
 ``pair_forfeited``; docs/rules-notes.md).
 
+Unseen hands (``options.hands: "unseen"``, table chance, base game and variants): the state
+holds only what lies face up. Hands and the paw deck are lists of ``null``; the discard pile
+names paw cards by kind (``P3``: a plain 3; ``joker``; a named card is its own kind,
+``capture-2``). A play names the kind of the card played; the referee checks a copy of it can
+still be unseen (CARD_ALREADY_SEEN otherwise) and takes one unseen card from the hand. Refills
+are automatic and change only sizes; coin faces and the points card taken are named as with
+table chance. The option is left out of a state's options when hands are seen.
+
 A player other than the one due to play, of the same clan, plays "in place of a teammate"
 (Cooperation) simply by sending a play with their own seat. A play's ``card`` may be the
 player's own alpha card (Booster B), played instead of a paw card from the hand.
@@ -91,6 +99,9 @@ SECTIONS = (SETUP, TURN, PLAY, PAIR, BLOCK, COMBO, ICONS, COOPERATION, INFLUENCE
             REFILL, END, WINNER, VARIANTS, BOOSTERS)
 
 CHANCE_MODES = ("seeded", "table")
+HANDS_MODES = ("seen", "unseen")
+# legal-moves marks, in this field of a move, the fields a table fills in with what it sees.
+TABLE_FILLS = "table_fills"
 PHASES = ("play", "answer", "refill", "replay", "over")
 PAIR_ACTIONS = ("steal", "movement", "stash", "counter")
 ORDERS = ("pair_first", "block_first")
@@ -140,6 +151,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ALPHA_DECK_EMPTY": ("An alpha card is played only while the paw deck is not empty.", BOOSTERS),
     "REPLAY_PENDING": ("Player {turn} must first play another card (Replay).", BOOSTERS),
     "REPLAY_NOTHING_TO_PLAY": ("Replay of card {card} needs another card to play at once, and none would be left.", BOOSTERS),
+    "HAND_EMPTY": ("Player {player} has no card in hand.", PLAY),
+    "CARD_ALREADY_SEEN": ("No {kind} can still be unseen: the game has {count}, all face up on the discard pile.", PLAY),
+    "REFILL_UNSEEN": ("With unseen hands the refill only changes the hand sizes: there is no draw move.", REFILL),
 }
 
 
@@ -199,7 +213,16 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     if (not isinstance(boosters, list) or any(b not in C.BOOSTERS for b in boosters)
             or len(set(boosters)) != len(boosters)):
         errors.append((f"/options/{BOOSTERS_OPTION}", "a list of distinct boosters among distraction, alpha, momentum"))
-    unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION}
+    hands = options.get("hands", "seen")
+    if hands not in HANDS_MODES:
+        errors.append(("/options/hands", "must be 'seen' or 'unseen'"))
+    elif hands == "unseen" and chance != "table":
+        errors.append(("/options/hands", "unseen hands need chance 'table': with the seeded generator the "
+                                         "referee deals and knows every card"))
+    elif hands == "unseen" and boosters:
+        errors.append(("/options/hands", "unseen hands are not available with boosters yet (alpha cards and the "
+                                         "cards removed unseen are not modelled)"))
+    unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION, "hands"}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
     if not errors and _is_int(players):
         # Setup: 6 cards per hand, then one card turned onto the discard pile.
@@ -213,11 +236,27 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     full = {"chance": chance, "seat0_clan": clan, "first_player": first, **flags}
     if boosters:
         full[BOOSTERS_OPTION] = list(C.canonical_boosters(boosters))
+    if hands == "unseen":
+        full["hands"] = "unseen"
     return full
 
 
 # check_state reads a state's options on every move; states of one table share them.
 _state_options = options_memo(_normalise_options)
+
+
+def _unseen(state: State) -> bool:
+    """Whether the table does not see the hands (paw cards named by kind, hidden cards null)."""
+    return state["options"].get("hands") == "unseen"
+
+
+def _unseen_kinds(state: State) -> list[str]:
+    """Unseen hands: the paw card kinds a hidden card may still be, in catalogue order."""
+    counts = C.kind_counts(state["options"]["kittens"])
+    played: dict[str, int] = {}
+    for card in state["discard"]:
+        played[card] = played.get(card, 0) + 1
+    return [kind for kind, count in counts.items() if played.get(kind, 0) < count]
 
 
 def _boosters(options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -558,6 +597,30 @@ def _choices(card: str, top_card: str, spot: int, colour: str, clan: str, deck_h
     return tuple(found)
 
 
+@lru_cache(maxsize=1 << 14)
+def _choices_before_flips(card: str, top_card: str, spot: int, colour: str, clan: str, deck_hockey: bool,
+                          answering: bool, cooperation: bool, can_replay: bool = False) -> tuple:
+    """Table chance with unseen hands: every legal (pair, block, order, faces), the card judged
+    before its flips as with the generator, so a face that makes the pair played after the
+    block impossible is listed too (the pair is then forfeited)."""
+    kind = C.KINDS[card]
+    found = []
+    plans = dict.fromkeys((pair, block, order) for pair, block, order, _ in
+                          _choices(card, top_card, spot, colour, clan, deck_hockey, answering, cooperation, None,
+                                   can_replay))
+    for pair, block, order in plans:
+        pair_json = None if pair is None else {"action": pair[0], "direction": pair[1]}
+        block_json = None if block is None else {"bars": list(block[0]), "directions": list(block[1])}
+        _, steps, flips = _plan(kind, card, top_card, pair_json, block_json, order, deck_hockey, cooperation)
+        for faces in product(C.COIN_FACES, repeat=flips):
+            bad, _ = _run(kind, card, steps, spot, colour, clan, faces, answering, can_replay)
+            if bad and flips:
+                bad, _, _ = _judge_before_flips(kind, card, steps, (spot, colour, clan), faces, answering, can_replay)
+            if not bad:
+                found.append((pair, block, order, faces or None))
+    return tuple(found)
+
+
 def _alpha_playable(state: State, seat: int) -> bool:
     """Booster B: the seat still has its alpha card and the paw deck is not empty."""
     return bool(state["paw_deck"]) and state["players"][seat].get("alpha") is not None
@@ -618,8 +681,13 @@ class Catatac(Game):
                                         "points cards), momentum (Booster C: 8 paw cards, 2 of them removed unseen, "
                                         "the Momentum yellow points card, Replay icon); Bengal (A) and Ragdoll (C) "
                                         "join the alpha piles only with alpha"},
+            "hands": {"default": "seen", "enum": list(HANDS_MODES),
+                      "description": "unseen (with chance table, no boosters): the table sees only face-up cards; "
+                                     "hands and the paw deck are null, paw cards are named by kind (P3, joker, "
+                                     "capture-2), refills are automatic"},
             "deal": {"default": None,
-                     "description": "setup with table chance only: {hands: [[6 ids] per seat], discard: id, coin: "
+                     "description": "setup with table chance only (unseen hands: {discard: kind, coin} only): "
+                                    "{hands: [[6 ids] per seat], discard: id, coin: "
                                     "white|black, removed: [2 paw ids per booster distraction/momentum], alpha: "
                                     "[alpha id per seat] (with alpha)}. Without it the referee deals from the "
                                     "seed (the table then deals those cards); a table that shuffled its own cards "
@@ -630,7 +698,9 @@ class Catatac(Game):
         """The cards in use: ``{"spots", "paw_cards": [...], "points_cards": [...], "alpha_cards":
         [...], "boosters": {name: {"in_play", "paw_cards", "removed_unseen", "points_cards",
         "alpha_cards"}}}``: the paw, points and alpha cards of the boosters in play are included
-        (the paw cards removed unseen at setup among them); ``boosters`` describes all three."""
+        (the paw cards removed unseen at setup among them); ``boosters`` describes all three.
+        ``kinds``: ``[{"kind", "count"}]``, each paw card kind (a card as printed: ``P3``,
+        ``joker``, ``capture-2``) with its copies, the names unseen hands use."""
         full = _normalise_options(2, {k: v for k, v in (options or {}).items() if k != "first_player"})
         boosters = _boosters(full)
         points = C.POINTS_CARDS
@@ -650,6 +720,8 @@ class Catatac(Game):
                              "alpha_cards": [C.alpha_json(c) for c in C.ALPHA_IDS if C.ALPHA_BOOSTER[c] == b]}
                          for b in C.BOOSTERS},
             "coin": {"0": C.COIN_FACES[0], "1": C.COIN_FACES[1]},
+            "kinds": [{"kind": kind, "count": count}
+                      for kind, count in C.kind_counts(full["kittens"], boosters).items()],
         }
 
     # -- setup ---------------------------------------------------------------------------
@@ -684,12 +756,34 @@ class Catatac(Game):
             "marathon": {"game": 1, "completed": []} if full["marathon"] else None,
             "finished": False,
         }
-        if deal is not None:
+        if deal is not None and full.get("hands") == "unseen":
+            self._unseen_deal(state, full, deal)
+        elif deal is not None:
             self._table_deal(state, full, deal)
         else:
             self._deal(state, rng)
         state["rng"] = rng.to_state()
         return state
+
+    @staticmethod
+    def _unseen_deal(state: State, full: dict, deal: Any) -> None:
+        """Unseen hands at a physical table: the deal names the card turned (by kind) and the coin."""
+        if (not isinstance(deal, dict) or set(deal) - {"discard", "coin"} or deal.get("coin") not in C.COIN_FACES
+                or not isinstance(deal.get("discard"), str)):
+            raise InvalidOptions([("/options/deal", "with unseen hands the deal names only the card turned and the "
+                                                    "coin: {discard: kind, coin: white|black}")])
+        counts = C.kind_counts(full["kittens"])
+        turned = deal["discard"]
+        if turned not in C.KINDS or C.kind_of(turned) not in counts:
+            raise InvalidOptions([("/options/deal/discard", f"not a paw card of this game: {turned!r}")])
+        n = len(state["players"])
+        for player in state["players"]:
+            player["hand"] = [None] * C.HAND_SIZE
+        state["discard"] = [C.kind_of(turned)]
+        state["paw_deck"] = [None] * (sum(counts.values()) - C.HAND_SIZE * n - 1)
+        state["points_deck"] = sorted(C.points_ids())
+        state["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": deal["coin"]}
+        state["turn"] = {"player": full["first_player"], "phase": "play"}
 
     @staticmethod
     def _deal(state: State, rng: Rng) -> None:
@@ -708,7 +802,7 @@ class Catatac(Game):
         ids = rng.shuffle(cards)
         dealt = C.HAND_SIZE * n
         for seat, player in enumerate(state["players"]):
-            player["hand"] = ids[seat:dealt:n]
+            player["hand"] = ids[seat:dealt:n] if options.get("hands") != "unseen" else [None] * C.HAND_SIZE
         state["discard"] = [ids[dealt]]
         deck = ids[dealt + 1:]
         points = rng.shuffle(list(C.points_ids(boosters)))
@@ -729,7 +823,8 @@ class Catatac(Game):
         if options["chance"] == "table":
             deck.sort()
             points.sort()
-        state["paw_deck"] = deck
+        state["discard"] = [C.kind_of(state["discard"][0])] if options.get("hands") == "unseen" else state["discard"]
+        state["paw_deck"] = [None] * len(deck) if options.get("hands") == "unseen" else deck
         state["points_deck"] = points
         state["points"] = {"white": [], "black": []}
         state["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": colour}
@@ -828,7 +923,9 @@ class Catatac(Game):
             raise InvalidState([(p.replace("/players", "/players"), d) for p, d in bad.errors]) from None
         errors: list[tuple[str, str]] = []
         boosters = _boosters(full)
-        if set(state["options"]) - {BOOSTERS_OPTION} != set(OPTION_NAMES):
+        unseen = full.get("hands") == "unseen"
+        given = set(state["options"]) - {BOOSTERS_OPTION} - ({"hands"} if unseen or state["options"].get("hands") == "seen" else set())
+        if given != set(OPTION_NAMES):
             errors.append(("/options", "a state carries every option explicitly (and no deal)"))
         if list(state["options"].get(BOOSTERS_OPTION) or ()) != list(boosters):
             errors.append(("/options/boosters", "boosters are listed in the order distraction, alpha, momentum"))
@@ -837,7 +934,7 @@ class Catatac(Game):
         points_set = C.points_set(boosters)
         # The common case (every card in exactly one place) is checked with sets; the per-card
         # pass below, which finds the pointers, runs only when that check fails.
-        placed = _cards_placed(state, boosters, known, alphas, points_set)
+        placed = not unseen and _cards_placed(state, boosters, known, alphas, points_set)
         where: dict[str, str] = {}
 
         def claim(card: str, pointer: str, universe: frozenset, places: dict) -> None:
@@ -853,21 +950,21 @@ class Catatac(Game):
                 errors.append((f"/players/{seat}/clan", "clans alternate around the table from options.seat0_clan"))
             if len(player["hand"]) > C.HAND_SIZE:
                 errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
-            if not placed:
+            if not unseen and not placed:
                 for i, card in enumerate(player["hand"]):
                     claim(card, f"/players/{seat}/hand/{i}", known, where)
-        if not placed:
-            for i, card in enumerate(state["paw_deck"]):
-                claim(card, f"/paw_deck/{i}", known, where)
         if not state["discard"]:
             errors.append(("/discard", "the discard pile holds at least the card turned at setup"))
+        if unseen:
+            errors.extend(self._unseen_places(state, full))
+        for i, card in enumerate(() if unseen or placed else state["paw_deck"]):
+            claim(card, f"/paw_deck/{i}", known, where)
         awhere: dict[str, str] = {}
-        if not placed:
-            for i, card in enumerate(state["discard"]):
-                if card in alphas:
-                    claim(card, f"/discard/{i}", alphas, awhere)
-                else:
-                    claim(card, f"/discard/{i}", known, where)
+        for i, card in enumerate(() if unseen or placed else state["discard"]):
+            if card in alphas:
+                claim(card, f"/discard/{i}", alphas, awhere)
+            else:
+                claim(card, f"/discard/{i}", known, where)
         if boosters:
             self._check_boosters(state, full, boosters, claim, where, awhere, errors, placed)
         else:
@@ -878,7 +975,7 @@ class Catatac(Game):
                 if "alpha" in player:
                     errors.append((f"/players/{seat}/alpha", "present only when boosters are in play"))
         if not placed:
-            missing = known - where.keys()
+            missing = () if unseen else known - where.keys()
             if missing:
                 errors.append(("", f"paw cards missing from every place: {', '.join(sorted(missing))}"))
             pwhere: dict[str, str] = {}
@@ -904,8 +1001,8 @@ class Catatac(Game):
             errors.append(("/turn/phase", f"must be one of {', '.join(PHASES)}"))
         if (phase == "over") != bool(finished):
             errors.append(("/turn/phase", "the phase is 'over' exactly when the game is finished"))
-        if phase == "refill" and full["chance"] != "table":
-            errors.append(("/turn/phase", "a refill phase exists only with chance 'table'"))
+        if phase == "refill" and (full["chance"] != "table" or unseen):
+            errors.append(("/turn/phase", "a refill phase exists only with chance 'table' and seen hands"))
         if phase == "answer" and stash is None:
             errors.append(("/stash", "an answer phase needs a pending stash attempt"))
         if phase == "replay":
@@ -947,6 +1044,39 @@ class Catatac(Game):
                 errors.append(("/marathon", "game 1 to 3, with every earlier game completed"))
         if errors:
             raise InvalidState(errors)
+
+    @staticmethod
+    def _unseen_places(state: State, full: dict) -> list[tuple[str, str]]:
+        """Unseen hands: hands and the paw deck hold only nulls, the discard pile names kinds of
+        the game, no kind more often than the game has it, and the discard pile and the unseen
+        cards together are the whole paw deck."""
+        errors: list[tuple[str, str]] = []
+        counts = C.kind_counts(full["kittens"])
+        for seat, player in enumerate(state["players"]):
+            for i, card in enumerate(player["hand"]):
+                if card is not None:
+                    errors.append((f"/players/{seat}/hand/{i}", "with unseen hands a card in hand is null"))
+        for i, card in enumerate(state["paw_deck"]):
+            if card is not None:
+                errors.append((f"/paw_deck/{i}", "with unseen hands a card of the paw deck is null"))
+        named: dict[str, int] = {}
+        for i, card in enumerate(state["discard"]):
+            if card is None:
+                errors.append((f"/discard/{i}", "a face-up card is named by its kind (e.g. P3), never null"))
+            elif card not in counts:
+                detail = (f"with unseen hands cards are named by kind ({C.kind_of(card)}), not id"
+                          if card in C.KINDS and C.kind_of(card) in counts else f"not a paw card of this game: {card!r}")
+                errors.append((f"/discard/{i}", detail))
+            else:
+                named[card] = named.get(card, 0) + 1
+        for kind, number in named.items():
+            if number > counts[kind]:
+                errors.append(("/discard", f"{number} cards {kind} are face up; the game has {counts[kind]}"))
+        unseen = sum(len(p["hand"]) for p in state["players"]) + len(state["paw_deck"])
+        total = sum(counts.values())
+        if not errors and len(state["discard"]) + unseen != total:
+            errors.append(("", f"{len(state['discard'])} face-up and {unseen} unseen paw cards; the game has {total}"))
+        return errors
 
     @staticmethod
     def _check_boosters(state: State, full: dict, boosters: tuple, claim, where: dict, awhere: dict,
@@ -1015,9 +1145,10 @@ class Catatac(Game):
             if len(stash["answer"]) > 1 or not table:
                 moves.append({"type": "decline", "player": seat})
             else:
+                fills = {TABLE_FILLS: ["points_card", "coins"]} if _unseen(state) else {}
                 for card in sorted(set(state["points_deck"])):
                     for face in C.COIN_FACES:
-                        moves.append({"type": "decline", "player": seat, "points_card": card, "coins": [face]})
+                        moves.append({"type": "decline", "player": seat, "points_card": card, "coins": [face], **fills})
             moves.extend(self._plays(state, seat, True, seat != stash["next"]))
             return moves
         moves.extend(self._plays(state, seat, False, False))
@@ -1031,6 +1162,10 @@ class Catatac(Game):
         hand = state["players"][seat]["hand"]
         alpha = None if cooperation or not _alpha_playable(state, seat) else state["players"][seat]["alpha"]
         cards = hand + [alpha] if alpha is not None else hand
+        by_kind = _unseen(state)
+        if by_kind:
+            # Any kind still unseen may be in the hand: each is listed, the table names the one played.
+            cards = _unseen_kinds(state) if hand else []
         # Replay needs a card left to play at once: another paw card, or the alpha card.
         replay_after_paw = not cooperation and (len(hand) > 1 or alpha is not None)
         replay_after_alpha = bool(hand)
@@ -1048,7 +1183,11 @@ class Catatac(Game):
             if answering and not (kind.counter_icon or hockey):
                 continue
             can_replay = replay_after_alpha if kind.alpha else replay_after_paw
-            choices = _choices(card, top, spot, colour, clan, hockey, answering, cooperation, None, can_replay)
+            if by_kind:   # unseen hands: a kind, judged before its flips
+                choices = _choices_before_flips(card, top, spot, colour, clan, hockey, answering, cooperation,
+                                                can_replay)
+            else:
+                choices = _choices(card, top, spot, colour, clan, hockey, answering, cooperation, None, can_replay)
             if not table:
                 # Seeded: the choices the player makes before the flip, each listed once.
                 choices = tuple(dict.fromkeys((pair, block, order, None) for pair, block, order, _ in choices))
@@ -1059,6 +1198,8 @@ class Catatac(Game):
                         "order": order}
                 if faces:
                     move["coins"] = list(faces)
+                if by_kind:
+                    move[TABLE_FILLS] = ["card", "coins"] if faces else ["card"]
                 out.append(move)
         return out
 
@@ -1074,6 +1215,8 @@ class Catatac(Game):
                 move = dict(move, card=None)
             elif "points_card" in move:
                 move = dict(move, points_card=None)
+                if _unseen(state):
+                    move[TABLE_FILLS] = ["points_card", "coins"]
             shown.setdefault(_move_key(move), move)
         return list(shown.values())
 
@@ -1095,7 +1238,7 @@ class Catatac(Game):
                 raise _illegal("REFILL_PENDING", turn=turn["player"])
             return self._draw(state, move)
         if kind == "draw":
-            raise _illegal("NO_REFILL_PENDING")
+            raise _illegal("REFILL_UNSEEN" if _unseen(state) else "NO_REFILL_PENDING")
         if phase == "replay":
             if seat != turn["player"] or kind != "play":
                 raise _illegal("REPLAY_PENDING", turn=turn["player"])
@@ -1122,7 +1265,10 @@ class Catatac(Game):
         card = move.get("card")
         player = state["players"][seat]
         hand = player["hand"]
-        from_hand = card in hand
+        unseen = _unseen(state)
+        if unseen:
+            card = self._unseen_card(state, seat, card)
+        from_hand = unseen or card in hand
         if not from_hand:
             if card not in C.ALPHA_IDS:
                 raise _illegal("CARD_NOT_IN_HAND", card=card)
@@ -1159,7 +1305,8 @@ class Catatac(Game):
         start = C.SPOT_INDEX[ball["spot"]], ball["colour"], clan
         bad, result = _run(kind, card, steps, *start, faces, answering, can_replay)
         forfeited = None
-        if bad and not table and flips:
+        if bad and (not table or unseen) and flips:
+            # Unseen hands: the card is played before the flip, as with the generator (rules notes).
             bad, result, forfeited = _judge_before_flips(kind, card, steps, start, faces, answering, can_replay)
         if bad:
             raise Illegal(bad)
@@ -1173,7 +1320,9 @@ class Catatac(Game):
 
         new = _copy_state(state)
         new["rng"] = rng.to_state()
-        if from_hand:
+        if unseen:
+            new["players"][seat]["hand"].pop()
+        elif from_hand:
             new["players"][seat]["hand"].remove(card)
         else:
             new["players"][seat]["alpha"] = None
@@ -1204,7 +1353,7 @@ class Catatac(Game):
             events.append({"type": "replay", "player": seat})
             return new, events
         if own_turn:
-            if table:
+            if table and not unseen:
                 if len(new["players"][seat]["hand"]) < C.HAND_SIZE and new["paw_deck"]:
                     new["turn"] = {"player": seat, "phase": "refill"}
                     return new, events
@@ -1212,6 +1361,22 @@ class Catatac(Game):
                 self._refill(new, seat, events)
         self._after_turn(new, events, owner)
         return new, events
+
+    @staticmethod
+    def _unseen_card(state: State, seat: int, card: Any) -> Any:
+        """Unseen hands: the kind a play names, once it is checked the seat holds a card and a
+        copy of that kind can still be unseen. Raises Illegal."""
+        if not state["players"][seat]["hand"]:
+            raise _illegal("HAND_EMPTY", player=seat)
+        if not isinstance(card, str) or card not in C.KINDS:
+            raise _illegal("CARD_NOT_IN_HAND", card=card)
+        kind = C.kind_of(card)
+        count = C.kind_counts(state["options"]["kittens"]).get(kind, 0)
+        if count == 0:
+            raise _illegal("CARD_NOT_IN_DECK", card=kind)
+        if state["discard"].count(kind) >= count:
+            raise _illegal("CARD_ALREADY_SEEN", kind=kind, count=count)
+        return kind
 
     @staticmethod
     def _refill(state: State, seat: int, events: list[dict]) -> None:
@@ -1239,7 +1404,7 @@ class Catatac(Game):
         When the paw deck is empty and no hand holds a card, the game ends."""
         players = state["players"]
         n = len(players)
-        table = state["options"]["chance"] == "table"
+        table = state["options"]["chance"] == "table" and not _unseen(state)
         if not state["paw_deck"] and not any(p["hand"] for p in players):
             self._game_end(state, events)
             return

@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from referee.games.catatac.cards import (ALL_POINTS_IDS, ALPHA_IDS, BOOSTER_PAW_CARDS, BOOSTERS, CLANS, COIN_FACES,
                                          DIRECTIONS, SPOTS)
-from referee.games.catatac.rules import CHANCE_MODES, ORDERS, PAIR_ACTIONS, PHASES
+from referee.games.catatac.rules import CHANCE_MODES, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES, TABLE_FILLS
 from referee.games.common_schema import FullMatch, OneOfSchemas, PileSize, RngState, StrictBoolean, view_schema
 
 _BOOSTER_PAW_IDS = "|".join(c for cards in BOOSTER_PAW_CARDS.values() for c in cards)
@@ -19,9 +19,9 @@ CARD_ID = FullMatch(
     + _BOOSTER_PAW_IDS + ")$",
     error="not a paw card id (P<number>-<copy>, <name>-<number> such as charge-1, stop-5 or duo-2, joker-1, joker-2)")
 PLAYED_ID = FullMatch(
-    r"^(P[1-8]-[1-4]|(charge|sprint|stop|capture|smash|courage|impact|miracle|bingo|fido)-[1-8]|joker-[12]|"
+    r"^(P[1-8](-[1-4])?|(charge|sprint|stop|capture|smash|courage|impact|miracle|bingo|fido)-[1-8]|joker(-[12])?|"
     + _BOOSTER_PAW_IDS + "|" + _ALPHA_IDS + ")$",
-    error="not a paw card id nor an alpha card id")
+    error="not a paw card id nor an alpha card id (with unseen hands: a paw card kind, P3, joker, capture-2)")
 MAX_PAW = 58 + sum(len(cards) for cards in BOOSTER_PAW_CARDS.values())
 MAX_POINTS = len(ALL_POINTS_IDS)
 MAX_ALPHA = len(ALPHA_IDS)
@@ -59,14 +59,16 @@ def _seat(**kwargs):
 
 class CatatacDeal(Schema):
     """A deal seen at a physical table (setup with table chance only; refused with seeded
-    chance). ``hands``, ``discard`` and ``coin`` are required; ``removed`` is required with the
+    chance). ``hands``, ``discard`` and ``coin`` are required (unseen hands: ``discard``, a kind,
+    and ``coin`` only); ``removed`` is required with the
     distraction or momentum booster (2 cards per such booster) and ``alpha`` with the alpha
     booster (one per seat); both are absent otherwise. The rest of the paw deck and the points
     deck stay unknown (kept sorted in the state)."""
 
-    hands = fields.List(fields.List(_card(), validate=validate.Length(equal=6)), required=True,
+    hands = fields.List(fields.List(_card(), validate=validate.Length(equal=6)),
                         validate=validate.Length(min=2, max=6), metadata={"description": "the 6 paw cards dealt to each seat, seat 0 first (one list per player)"})
-    discard = _card(required=True, metadata={"description": "the card turned to start the discard pile"})
+    discard = fields.String(required=True, validate=PLAYED_ID, metadata={
+        "description": "the card turned to start the discard pile (unseen hands: its kind)"})
     coin = fields.String(required=True, validate=validate.OneOf(COIN_FACES),
                          metadata={"description": "the face the yarn ball showed: the clan in possession"})
     removed = fields.List(_card(), validate=validate.Length(max=4),
@@ -97,6 +99,10 @@ class CatatacOptions(Schema):
                                                   "Pasta points cards), momentum (C: Replay cards, 2 paw cards removed "
                                                   "unseen, Momentum yellow points card); Bengal (A) and Ragdoll (C) "
                                                   "join the alpha piles only with alpha"})
+    hands = fields.String(validate=validate.OneOf(HANDS_MODES), metadata={
+        "description": "seen (default); unseen, with chance table and no boosters: the table sees only face-up "
+                       "cards; hands and the paw deck are null, paw cards are named by kind (P3, joker, capture-2), "
+                       "refills are automatic"})
     deal = fields.Nested(CatatacDeal, metadata={"description": "table chance only: the deal seen at the table"})
 
 
@@ -111,11 +117,14 @@ class CatatacStateOptions(Schema):
     marathon = StrictBoolean(required=True)
     boosters = _boosters(metadata={"description": "present exactly when boosters are in play: distraction, alpha, "
                                                   "momentum, in that order (absent: the base game)"})
+    hands = fields.String(validate=validate.OneOf(HANDS_MODES), metadata={
+        "description": "present when unseen: hands and paw deck are null, the discard pile names kinds"})
 
 
 class CatatacPlayer(Schema):
     clan = _clan(required=True, metadata={"description": "white or black; alternating from options.seat0_clan"})
-    hand = fields.List(_card(), required=True, validate=validate.Length(max=6))
+    hand = fields.List(_card(allow_none=True), required=True, validate=validate.Length(max=6),
+                       metadata={"description": "paw card ids; with unseen hands null for each card held"})
     alpha = _alpha(allow_none=True, metadata={"description": "with boosters (required then): the alpha card lying face "
                                                              "down in front of the player, not part of the hand; null "
                                                              "once played or without the alpha booster"})
@@ -179,8 +188,9 @@ class CatatacState(Schema):
     players = fields.List(fields.Nested(CatatacPlayer), required=True, validate=validate.Length(min=2, max=6),
                           metadata={"description": "seat 0 first, clockwise"})
     ball = fields.Nested(CatatacBall, required=True)
-    paw_deck = fields.List(_card(), required=True, validate=validate.Length(max=MAX_PAW),
-                           metadata={"description": "top first (table chance: order unknown, kept sorted)"})
+    paw_deck = fields.List(_card(allow_none=True), required=True, validate=validate.Length(max=MAX_PAW),
+                           metadata={"description": "top first (table chance: order unknown, kept sorted; unseen "
+                                                    "hands: null for each card)"})
     discard = fields.List(fields.String(validate=PLAYED_ID), required=True,
                           validate=validate.Length(min=1, max=MAX_PAW + MAX_ALPHA),
                           metadata={"description": "bottom first: the last card is the top of the discard pile "
@@ -319,6 +329,10 @@ class CatatacMove(Schema):
                        "chance: required, the card seen, null or absent is answered with the violation "
                        "POINTS_CARD_REQUIRED; seeded: optional, checked against the top of the points deck); absent "
                        "or null otherwise"})
+    table_fills = fields.List(fields.String(validate=validate.OneOf(("card", "coins", "points_card"))),
+                              data_key=TABLE_FILLS, metadata={
+        "description": "set by legal-moves with unseen hands: the fields the table fills in with what it sees (the "
+                       "move is listed once per card kind, coin face or points card it may be); ignored when judging"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):
