@@ -85,3 +85,49 @@ def test_replay_in_unseen_mode_stops_at_an_impossible_claim(mclient):
     violation = body["first_illegal"]["violations"][0]
     assert violation["code"] == "CARD_ALREADY_SEEN" and violation["rule"] == "Game Progress"
     assert violation["message"] == "No S1 can still be unseen: the deck has 1, all face up (1 on the line, 0 collected)."
+
+
+def test_the_readme_worked_example_a_disputed_capture(mclient):
+    """README, "At a physical table": a 4-player CATATAC match entered from public cards only."""
+    created = mclient.post("/v1/matches", json={"game": "catatac", "players": 4, "options": {
+        "chance": "table", "hands": "unseen", "deal": {"discard": "P4", "coin": "white"}}})
+    assert created.status_code == 201, created.get_json()
+    match = created.get_json()
+    match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+    block = {"bars": [], "directions": []}
+
+    def move(seat, version, body):
+        answer = mclient.post(f"/v1/matches/{match_id}/moves", json={"move": body},
+                              headers={"Authorization": f"Bearer {secrets[seat]}", "If-Match": f'"{version}"'})
+        assert answer.status_code == 200, answer.get_json()
+        return answer.get_json()
+
+    def play(seat, card, pair=None, block=None):
+        return {"type": "play", "player": seat, "card": card, "pair": pair, "block": block, "order": None}
+
+    disputed = move(0, 0, play(0, "capture-4", block=block))
+    assert not disputed["legal"] and disputed["version"] == 0
+    assert disputed["violations"] == [{"code": "CONDITION_NOT_MET", "rule": "Activating the Action Block",
+                                       "message": "The activation condition enemy_possession of card capture-4 "
+                                                  "is not met."}]
+    assert move(0, 0, play(0, "P4", pair={"action": "movement", "direction": "black"}))["legal"]
+    stolen = move(1, 1, play(1, "capture-4", block=block))
+    assert stolen["legal"] and stolen["state"]["ball"] == {"spot": "black_alley", "colour": "black"}
+    assert [p.get("hand_size", len(p.get("hand", []))) for p in stolen["state"]["players"]] == [6, 6, 6, 6]
+    again = move(2, 2, play(2, "capture-4", block=block))
+    assert [(v["code"], v["rule"], v["message"]) for v in again["violations"]] == [
+        ("CARD_ALREADY_SEEN", "1. Play a Paw Card",
+         "No capture-4 can still be unseen: the game has 1, all face up on the discard pile.")]
+    steal = {"action": "steal", "direction": None}
+    assert move(2, 2, play(2, "P4", pair=steal))["legal"]
+    assert move(3, 3, play(3, "P4", pair=steal))["legal"]
+    fifth = move(0, 4, play(0, "P4", pair=steal))
+    assert [v["message"] for v in fifth["violations"]] == [
+        "No P4 can still be unseen: the game has 4, all face up on the discard pile."]
+    moves = mclient.get(f"/v1/matches/{match_id}/legal-moves?seat=0",
+                        headers={"Authorization": f"Bearer {secrets[0]}"}).get_json()["moves"]
+    kinds = {m["card"] for m in moves}
+    assert "P4" not in kinds and "capture-4" not in kinds and {"P1", "joker", "capture-5"} <= kinds
+    assert all(m["table_fills"][0] == "card" for m in moves)
+    log = mclient.get(f"/v1/matches/{match_id}/log").get_json()["entries"]
+    assert [entry["move"]["card"] for entry in log] == ["P4", "capture-4", "P4", "P4"]
