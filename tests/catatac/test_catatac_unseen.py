@@ -1,5 +1,5 @@
 """CATATAC with unseen hands (``options.hands: "unseen"``, table chance; base game, Deck Hockey,
-Kittens, Marathon).
+Kittens, Marathon, the Distraction and Momentum boosters; not yet the Alpha booster).
 
 Shadow games: a random complete game is played with the seeded generator (full information),
 and beside it the same game in the unseen mode, told only what a table sees: the kind of each
@@ -32,6 +32,7 @@ def public(state: dict) -> dict:
         "players": [{"clan": p["clan"], "hand_size": len(p["hand"])} for p in state["players"]],
         "ball": state["ball"], "discard": [kind_of(card) for card in state["discard"]],
         "paw_deck": len(state["paw_deck"]), "points_deck": len(state["points_deck"]), "points": state["points"],
+        "box": len(state.get("box", ())), "skip": state.get("skip"),
         "turn": state["turn"], "stash": state["stash"], "marathon": state["marathon"], "finished": state["finished"],
     }
 
@@ -85,6 +86,9 @@ def shadow_game(number: int) -> int:
     players = (2, 4, 6)[number % 3]
     options = {"deck_hockey": rnd.random() < 0.4, "kittens": rnd.random() < 0.3, "marathon": number % 10 == 3,
                "seat0_clan": rnd.choice(("white", "black")), "first_player": rnd.randrange(players)}
+    boosters = [b for b in ("distraction", "momentum") if rnd.random() < 0.4]
+    if boosters:
+        options["boosters"] = boosters
     seed = f"shadow-{number}"
     seeded = GAME.setup(players, seed, {**options, "chance": "seeded"})
     unseen = GAME.setup(players, seed, {**options, **UNSEEN})
@@ -113,7 +117,8 @@ def shadow_game(number: int) -> int:
 
 
 def test_shadow_games_agree_at_every_step():
-    """At least 300 complete games of 2, 4 and 6 players, with Deck Hockey, Kittens and Marathon."""
+    """At least 300 complete games of 2, 4 and 6 players, with Deck Hockey, Kittens, Marathon and
+    the Distraction and Momentum boosters."""
     moves = sum(shadow_game(number) for number in range(SHADOW_GAMES))
     assert moves > 20 * SHADOW_GAMES
 
@@ -154,6 +159,8 @@ def test_setup_deals_unseen_hands_and_names_the_turned_card():
         GAME.setup(4, "s", {**UNSEEN, "deal": {"hands": [[]] * 4, "discard": "P4", "coin": "white"}})
     with pytest.raises(InvalidOptions):
         GAME.setup(4, "s", {**UNSEEN, "boosters": ["alpha"]})
+    boxed = GAME.setup(4, "s", {**UNSEEN, "boosters": ["momentum"], "deal": {"discard": "P1", "coin": "white"}})
+    assert boxed["box"] == [None, None] and len(boxed["paw_deck"]) == 58 + 8 - 2 - 24 - 1
     with pytest.raises(InvalidOptions):
         GAME.setup(4, "s", {"hands": "unseen"})   # seeded chance
 

@@ -90,7 +90,7 @@ def _sorted_piles(state: dict) -> dict:
             state["paw_deck"] = sorted(state["paw_deck"])
             state["points_deck"] = sorted(state["points_deck"])
         for name in ("box", "alpha_aside"):
-            if name in state:
+            if name in state and None not in state[name]:   # unseen hands: a box of nulls
                 state[name] = sorted(state[name])
     return state
 

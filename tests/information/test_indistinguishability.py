@@ -48,9 +48,10 @@ def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
         boosters = [b for b in ("distraction", "alpha", "momentum") if rnd.random() < 0.5]
         options = {"chance": chance, "deck_hockey": rnd.random() < 0.3, "marathon": rnd.random() < 0.2,
                    "kittens": players < 6 and not boosters and rnd.random() < 0.3}
-        if chance == "table" and number % 4 == 1:   # every other table match: unseen hands (no boosters)
+        if chance == "table" and number % 4 == 1:   # every other table match: unseen hands (no alpha booster)
             options["hands"] = "unseen"
-        elif boosters:
+            boosters = [b for b in boosters if b != "alpha"]
+        if boosters:
             options["boosters"] = boosters
         return players, options
     return 2, {"chance": chance, "advanced": rnd.random() < 0.5}

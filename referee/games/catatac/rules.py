@@ -219,9 +219,9 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     elif hands == "unseen" and chance != "table":
         errors.append(("/options/hands", "unseen hands need chance 'table': with the seeded generator the "
                                          "referee deals and knows every card"))
-    elif hands == "unseen" and boosters:
-        errors.append(("/options/hands", "unseen hands are not available with boosters yet (alpha cards and the "
-                                         "cards removed unseen are not modelled)"))
+    elif hands == "unseen" and isinstance(boosters, list) and C.ALPHA in boosters:
+        errors.append(("/options/hands", "unseen hands are not available with the alpha booster yet (the alpha "
+                                         "cards lie face down in front of the players and score at the end)"))
     unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION, "hands"}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
     if not errors and _is_int(players):
@@ -252,7 +252,7 @@ def _unseen(state: State) -> bool:
 
 def _unseen_kinds(state: State) -> list[str]:
     """Unseen hands: the paw card kinds a hidden card may still be, in catalogue order."""
-    counts = C.kind_counts(state["options"]["kittens"])
+    counts = C.kind_counts(state["options"]["kittens"], _boosters(state["options"]))
     played: dict[str, int] = {}
     for card in state["discard"]:
         played[card] = played.get(card, 0) + 1
@@ -682,7 +682,7 @@ class Catatac(Game):
                                         "the Momentum yellow points card, Replay icon); Bengal (A) and Ragdoll (C) "
                                         "join the alpha piles only with alpha"},
             "hands": {"default": "seen", "enum": list(HANDS_MODES),
-                      "description": "unseen (with chance table, no boosters): the table sees only face-up cards; "
+                      "description": "unseen (with chance table; not with the alpha booster): the table sees only face-up cards; "
                                      "hands and the paw deck are null, paw cards are named by kind (P3, joker, "
                                      "capture-2), refills are automatic"},
             "deal": {"default": None,
@@ -772,7 +772,8 @@ class Catatac(Game):
                 or not isinstance(deal.get("discard"), str)):
             raise InvalidOptions([("/options/deal", "with unseen hands the deal names only the card turned and the "
                                                     "coin: {discard: kind, coin: white|black}")])
-        counts = C.kind_counts(full["kittens"])
+        boosters = _boosters(full)
+        counts = C.kind_counts(full["kittens"], boosters)
         turned = deal["discard"]
         if turned not in C.KINDS or C.kind_of(turned) not in counts:
             raise InvalidOptions([("/options/deal/discard", f"not a paw card of this game: {turned!r}")])
@@ -780,8 +781,15 @@ class Catatac(Game):
         for player in state["players"]:
             player["hand"] = [None] * C.HAND_SIZE
         state["discard"] = [C.kind_of(turned)]
-        state["paw_deck"] = [None] * (sum(counts.values()) - C.HAND_SIZE * n - 1)
-        state["points_deck"] = sorted(C.points_ids())
+        removed = C.REMOVED_PER_BOOSTER * sum(1 for b in C.PAW_BOOSTERS if b in boosters)
+        state["paw_deck"] = [None] * (sum(counts.values()) - C.HAND_SIZE * n - 1 - removed)
+        state["points_deck"] = sorted(C.points_ids(boosters))
+        if boosters:
+            for player in state["players"]:
+                player["alpha"] = None
+            state["box"] = [None] * removed
+            state["alpha_aside"] = []
+            state["skip"] = False
         state["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": deal["coin"]}
         state["turn"] = {"player": full["first_player"], "phase": "play"}
 
@@ -816,7 +824,7 @@ class Catatac(Game):
                     if player["clan"] == clan and pile:
                         player["alpha"] = pile.pop(0)
                 aside.extend(pile)
-            state["box"] = sorted(box)
+            state["box"] = sorted(box) if options.get("hands") != "unseen" else [None] * len(box)
             state["alpha_aside"] = sorted(aside)
             state["skip"] = False
         colour = C.COIN_FACES[rng.coin()]
@@ -1051,7 +1059,10 @@ class Catatac(Game):
         the game, no kind more often than the game has it, and the discard pile and the unseen
         cards together are the whole paw deck."""
         errors: list[tuple[str, str]] = []
-        counts = C.kind_counts(full["kittens"])
+        counts = C.kind_counts(full["kittens"], _boosters(full))
+        for i, card in enumerate(state.get("box", ())):
+            if card is not None:
+                errors.append((f"/box/{i}", "with unseen hands a card removed unseen is null"))
         for seat, player in enumerate(state["players"]):
             for i, card in enumerate(player["hand"]):
                 if card is not None:
@@ -1072,7 +1083,7 @@ class Catatac(Game):
         for kind, number in named.items():
             if number > counts[kind]:
                 errors.append(("/discard", f"{number} cards {kind} are face up; the game has {counts[kind]}"))
-        unseen = sum(len(p["hand"]) for p in state["players"]) + len(state["paw_deck"])
+        unseen = sum(len(p["hand"]) for p in state["players"]) + len(state["paw_deck"]) + len(state.get("box", ()))
         total = sum(counts.values())
         if not errors and len(state["discard"]) + unseen != total:
             errors.append(("", f"{len(state['discard'])} face-up and {unseen} unseen paw cards; the game has {total}"))
@@ -1090,10 +1101,10 @@ class Catatac(Game):
         box = state.get("box", [])
         paw_boosters = [b for b in C.PAW_BOOSTERS if b in boosters]
         known = C.game_paw_set(full["kittens"], boosters)
-        if not placed:
-            for i, card in enumerate(box):
-                claim(card, f"/box/{i}", known, where)
-        for booster in paw_boosters:
+        unseen = full.get("hands") == "unseen"   # the box holds nulls (checked with the hands)
+        for i, card in enumerate(() if unseen or placed else box):
+            claim(card, f"/box/{i}", known, where)
+        for booster in () if unseen else paw_boosters:
             if sum(1 for c in box if c in C.BOOSTER_PAW_CARDS[booster]) != C.REMOVED_PER_BOOSTER:
                 errors.append(("/box", f"the box holds {C.REMOVED_PER_BOOSTER} paw cards of the {booster} booster"))
         if len(box) != C.REMOVED_PER_BOOSTER * len(paw_boosters):
@@ -1371,7 +1382,7 @@ class Catatac(Game):
         if not isinstance(card, str) or card not in C.KINDS:
             raise _illegal("CARD_NOT_IN_HAND", card=card)
         kind = C.kind_of(card)
-        count = C.kind_counts(state["options"]["kittens"]).get(kind, 0)
+        count = C.kind_counts(state["options"]["kittens"], _boosters(state["options"])).get(kind, 0)
         if count == 0:
             raise _illegal("CARD_NOT_IN_DECK", card=kind)
         if state["discard"].count(kind) >= count:

@@ -100,7 +100,7 @@ class CatatacOptions(Schema):
                                                   "unseen, Momentum yellow points card); Bengal (A) and Ragdoll (C) "
                                                   "join the alpha piles only with alpha"})
     hands = fields.String(validate=validate.OneOf(HANDS_MODES), metadata={
-        "description": "seen (default); unseen, with chance table and no boosters: the table sees only face-up "
+        "description": "seen (default); unseen, with chance table (not with the alpha booster): the table sees only face-up "
                        "cards; hands and the paw deck are null, paw cards are named by kind (P3, joker, capture-2), "
                        "refills are automatic"})
     deal = fields.Nested(CatatacDeal, metadata={"description": "table chance only: the deal seen at the table"})
@@ -205,7 +205,7 @@ class CatatacState(Schema):
                              metadata={"description": "Marathon progress, null without the variant"})
     finished = StrictBoolean(required=True)
     rng = fields.Nested(RngState, required=True)
-    box = fields.List(_card(), validate=validate.Length(max=4),
+    box = fields.List(_card(allow_none=True), validate=validate.Length(max=4),
                       metadata={"description": "with boosters (required then): the paw cards put back in the box "
                                                "unseen at setup, 2 per booster distraction / momentum, sorted"})
     alpha_aside = fields.List(_alpha(), validate=validate.Length(max=MAX_ALPHA),
