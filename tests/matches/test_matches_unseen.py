@@ -1,9 +1,11 @@
-"""Unseen hands over HTTP: the catalogue's kinds, the setup option, a whole Scratch & Catch
-match followed by a table app that enters only face-up cards (on the in-process store and on
-Redis), and Call of Katulhu refusing the option with its reason."""
+"""Unseen hands over HTTP: the catalogue's kinds, the setup option, whole Scratch & Catch and
+CATATAC matches followed by a table app that enters only face-up cards (on the in-process store
+and on Redis), the README's worked example, and Call of Katulhu refusing the option with its
+reason."""
 
 from __future__ import annotations
 
+import json
 import random
 
 PROBLEM = "application/problem+json"
@@ -131,3 +133,41 @@ def test_the_readme_worked_example_a_disputed_capture(mclient):
     assert all(m["table_fills"][0] == "card" for m in moves)
     log = mclient.get(f"/v1/matches/{match_id}/log").get_json()["entries"]
     assert [entry["move"]["card"] for entry in log] == ["P4", "capture-4", "P4", "P4"]
+
+
+def test_a_whole_catatac_match_with_a_booster_entered_from_face_up_cards(mclient, store_app):
+    """A CATATAC match with Momentum and Deck Hockey, unseen hands: each seat picks among its
+    legal moves by kind; a final decline names the points card (the test plays the table: it
+    reads which points cards are left from the stored state). A retried move with the same
+    Idempotency-Key is answered once. The game ends with scores on the public points cards."""
+    rnd = random.Random(3)
+    created = mclient.post("/v1/matches", json={"game": "catatac", "players": 4, "seed": "u-2", "options": {
+        "chance": "table", "hands": "unseen", "boosters": ["momentum"], "deck_hockey": True}})
+    assert created.status_code == 201, created.get_json()
+    match = created.get_json()
+    match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+    assert match["state"]["box"] == {"size": 2}
+    store = store_app.config["REFEREE_STORE"]
+    version = 0
+    while True:
+        state = mclient.get(f"/v1/matches/{match_id}").get_json()["state"]
+        if state["finished"]:
+            break
+        seat = state["turn"]["player"]
+        auth = {"Authorization": f"Bearer {secrets[seat]}"}
+        moves = mclient.get(f"/v1/matches/{match_id}/legal-moves?seat={seat}", headers=auth).get_json()["moves"]
+        move = dict(rnd.choice([m for m in moves if m["player"] == seat]))
+        if move.get("points_card", "absent") is None:
+            left = json.loads(store.get(match_id).state)["points_deck"]
+            move["points_card"] = rnd.choice(left)
+        headers = {**auth, "If-Match": f'"{version}"', "Idempotency-Key": f"k-{version}"}
+        answer = mclient.post(f"/v1/matches/{match_id}/moves", json={"move": move}, headers=headers)
+        assert answer.status_code == 200 and answer.get_json()["legal"], (move, answer.get_json())
+        if version == 3:
+            again = mclient.post(f"/v1/matches/{match_id}/moves", json={"move": move}, headers=headers)
+            assert again.headers.get("Idempotent-Replayed") == "true" and again.get_json() == answer.get_json()
+        version += 1
+    final = mclient.get(f"/v1/matches/{match_id}").get_json()
+    assert final["outcome"]["finished"] and final["version"] == version > 20
+    points = final["state"]["points"]
+    assert set(points) == {"white", "black"} and all(isinstance(cards, list) for cards in points.values())
