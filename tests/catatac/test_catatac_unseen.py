@@ -84,7 +84,8 @@ def shadow_game(number: int) -> int:
     """Play shadow game ``number``; returns its number of moves. Asserts agreement at every step."""
     rnd = random.Random(number)
     players = (2, 4, 6)[number % 3]
-    options = {"deck_hockey": rnd.random() < 0.4, "kittens": rnd.random() < 0.3, "marathon": number % 10 == 3,
+    options = {"deck_hockey": rnd.random() < 0.4, "kittens": players < 6 and rnd.random() < 0.4,
+               "marathon": number % 10 == 3,
                "seat0_clan": rnd.choice(("white", "black")), "first_player": rnd.randrange(players)}
     boosters = [b for b in ("distraction", "momentum") if rnd.random() < 0.4]
     if boosters:
