@@ -18,6 +18,8 @@ SETUPS = [
     ("call-of-katulhu", 2, {}), ("call-of-katulhu", 2, {"chance": "table", "advanced": True}),
     ("catatac", 2, {}), ("catatac", 4, {"chance": "table", "deck_hockey": True}),
     ("catatac", 6, {"boosters": ["distraction", "alpha", "momentum"]}), ("catatac", 2, {"marathon": True}),
+    ("scratch-and-catch", 3, {"chance": "table", "hands": "unseen"}),
+    ("catatac", 4, {"chance": "table", "hands": "unseen", "boosters": ["momentum"]}),
 ]
 
 

@@ -387,7 +387,8 @@ class CatatacPlayerView(Schema):
     other seat with its hand size (and whether it holds an alpha card, until the game ends)."""
 
     clan = _clan(required=True)
-    hand = fields.List(_card(), validate=validate.Length(max=6), metadata={"description": "the reader's own seat only"})
+    hand = fields.List(_card(allow_none=True), validate=validate.Length(max=6), metadata={
+        "description": "the reader's own seat only (unseen hands: null for each card)"})
     hand_size = fields.Integer(metadata={"description": "every other seat"})
     alpha = _alpha(allow_none=True, metadata={"description": "with boosters: the reader's own alpha card (every seat's "
                                                              "once the game is over); null once played"})

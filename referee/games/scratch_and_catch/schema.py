@@ -167,7 +167,8 @@ class ScratchAndCatchPlayerView(Schema):
     """A seat as a view shows it: the reader's own seat with its hand, every other seat with
     its hand size only."""
 
-    hand = _cards(validate=validate.Length(max=4), metadata={"description": "the reader's own seat only"})
+    hand = _cards(validate=validate.Length(max=4), null_items=True, metadata={
+        "description": "the reader's own seat only (unseen hands: null for each card)"})
     hand_size = fields.Integer(validate=validate.Range(0, 4), metadata={"description": "every other seat"})
     fleas = fields.Integer(required=True)
     collected = _cards(required=True, metadata={"description": "cards collected, face up in front of the player"})
