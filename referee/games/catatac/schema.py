@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from referee.games.catatac.cards import (ALL_POINTS_IDS, ALPHA_IDS, BOOSTER_PAW_CARDS, BOOSTERS, CLANS, COIN_FACES,
                                          DIRECTIONS, SPOTS)
-from referee.games.catatac.rules import CHANCE_MODES, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES, TABLE_FILLS
+from referee.games.catatac.rules import CHANCE_MODES, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES
 from referee.games.common_schema import FullMatch, OneOfSchemas, PileSize, RngState, StrictBoolean, view_schema
 
 _BOOSTER_PAW_IDS = "|".join(c for cards in BOOSTER_PAW_CARDS.values() for c in cards)
@@ -329,8 +329,7 @@ class CatatacMove(Schema):
                        "chance: required, the card seen, null or absent is answered with the violation "
                        "POINTS_CARD_REQUIRED; seeded: optional, checked against the top of the points deck); absent "
                        "or null otherwise"})
-    table_fills = fields.List(fields.String(validate=validate.OneOf(("card", "coins", "points_card"))),
-                              data_key=TABLE_FILLS, metadata={
+    table_fills = fields.List(fields.String(validate=validate.OneOf(("card", "coins", "points_card"))), metadata={
         "description": "set by legal-moves with unseen hands: the fields the table fills in with what it sees (the "
                        "move is listed once per card kind, coin face or points card it may be); ignored when judging"})
 

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from referee.games.common_schema import FullMatch, IdList, IntList, PileSize, RngState, StrictBoolean, view_schema
 
-from referee.games.scratch_and_catch.rules import CHANCE_MODES, HANDS_MODES, TABLE_FILLS
+from referee.games.scratch_and_catch.rules import CHANCE_MODES, HANDS_MODES
 
 CARD_PATTERN = r"^[CS](10|[1-9])(-[1-9][0-9]?)?$"
 CARD_ERROR = ("not a card: C<number>-<copy> (Cat) or S<number>-<copy> (Scratch), number 1 to 10, copy 1 "
@@ -137,7 +137,7 @@ class ScratchAndCatchMove(Schema):
                        "answered with the violation CARD_REQUIRED), optional and checked against the top card "
                        "with seeded chance. A match's legal-moves shows such cards as null: name what you see. "
                        "With unseen hands: the kind of the card played, e.g. C5 (an id counts as its kind)"})
-    table_fills = fields.List(fields.String(validate=validate.OneOf(("card",))), data_key=TABLE_FILLS, metadata={
+    table_fills = fields.List(fields.String(validate=validate.OneOf(("card",))), metadata={
         "description": "set by legal-moves with unseen hands: the fields the table fills in with what it sees "
                        "(the move is listed once per card kind it may be); ignored when judging"})
 
