@@ -156,7 +156,11 @@ def main() -> None:
         print(f"\nratio with / without waiting clients: {rates['waiting'] / rates['none']:.2f}")
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:   # event streams still open: stop the workers hard
+            server.kill()
+            server.wait(10)
         redis_server.terminate()
         redis_server.wait(10)
 
