@@ -7,42 +7,15 @@ request leaving the service.
 
 from __future__ import annotations
 
-import shutil
-import threading
 from urllib.parse import urlsplit
 
 import pytest
 import yaml
-from werkzeug.serving import make_server
 
 from referee.app import create_app
+from tests.browser.conftest import CHROMIUM_FLAGS, chromium_path
 
-# Debian's packages (.ci/run installs one); Playwright's own browser download does not work here.
-BROWSERS = ("chromium-headless-shell", "chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
-
-
-def chromium_path() -> str:
-    for name in BROWSERS:
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.fail("No Chromium: install Debian's chromium-headless-shell (apt-get install chromium-headless-shell)")
-
-
-@pytest.fixture(scope="module")
-def service_url():
-    app = create_app({"TESTING": True})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
 
 
 def test_docs_page_renders_every_operation_without_console_errors(service_url):

@@ -28,7 +28,7 @@ from referee.app import create_app
 from referee.engine import information
 from referee.games import GAMES
 from referee.store.memory import MemoryStore
-from tests.information.resampling import dumps, resample, strings
+from tests.information.resampling import _substitute, dumps, resample, strings
 
 POSITIONS = int(os.environ.get("REFEREE_INFORMATION_POSITIONS", "200"))
 SLOW_POSITIONS = 1000
@@ -275,7 +275,7 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
         return None
     # The legal move: its legality on the full resample, its whole verdict on one that keeps
     # what the move shows the reader (the card it turns, the coin the generator flips).
-    stand_in = _mapped(legal_probe, mapping) if table else legal_probe
+    stand_in = _substitute(legal_probe, mapping) if table else legal_probe
     verdict = harness.post(copy, stand_in, secret, version).get_json()
     assert verdict["legal"], (context, legal_probe, verdict)
     after = game.adjudicate(state, legal_probe, checked=True)
@@ -283,21 +283,11 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
     fixed_state, fixed_log, mapping = resample(state, log, reader, known | shown, rnd, keep_rng=True,
                                                keep_choices=True)
     fixed = harness.copy(match_id, fixed_state, fixed_log)
-    stand_in = _mapped(legal_probe, mapping) if table else legal_probe
+    stand_in = _substitute(legal_probe, mapping) if table else legal_probe
     answer = harness.post(match_id, legal_probe, secret, version)
     assert harness._answer(answer) == harness._answer(harness.post(fixed, stand_in, secret, version)), \
         (context, legal_probe)
     return answer
-
-
-def _mapped(value, mapping: dict):
-    if isinstance(value, str):
-        return mapping.get(value, value)
-    if isinstance(value, dict):
-        return {k: _mapped(v, mapping) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_mapped(v, mapping) for v in value]
-    return value
 
 
 GAME_IDS = ("scratch-and-catch", "catatac", "call-of-katulhu")
