@@ -20,6 +20,7 @@ SETUPS = [
     ("catatac", 6, {"boosters": ["distraction", "alpha", "momentum"]}), ("catatac", 2, {"marathon": True}),
     ("scratch-and-catch", 3, {"chance": "table", "hands": "unseen"}),
     ("catatac", 4, {"chance": "table", "hands": "unseen", "boosters": ["momentum"]}),
+    ("catatac", 6, {"chance": "table", "hands": "unseen", "boosters": ["distraction", "alpha", "momentum"]}),
 ]
 
 

@@ -69,7 +69,8 @@ def _catatac_cards(state: dict) -> dict[str, str]:
             groups[card] = "alpha" if card in C.ALPHA_IDS else "paw:" + origin.get(card, "base")
     for card in state["points_deck"] + state["points"]["white"] + state["points"]["black"]:
         groups[card] = "points"
-    alphas = [p.get("alpha") for p in state["players"] if p.get("alpha")] + state.get("alpha_aside", [])
+    alphas = [p.get("alpha") for p in state["players"] if p.get("alpha")]
+    alphas += [card for card in state.get("alpha_aside", []) if card is not None]   # null: unseen by everyone
     boosters = tuple(state["options"].get("boosters", ()))
     for card in alphas:
         clan = next(clan for clan in C.CLANS if card in C.alpha_pile(clan, boosters))

@@ -27,6 +27,7 @@ import pytest
 from referee.app import create_app
 from referee.engine import information
 from referee.games import GAMES
+from referee.games.catatac.cards import ALPHA_IDS
 from referee.store.memory import MemoryStore
 from tests.information.resampling import _substitute, dumps, resample, strings
 
@@ -48,9 +49,8 @@ def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
         boosters = [b for b in ("distraction", "alpha", "momentum") if rnd.random() < 0.5]
         options = {"chance": chance, "deck_hockey": rnd.random() < 0.3, "marathon": rnd.random() < 0.2,
                    "kittens": players < 6 and not boosters and rnd.random() < 0.3}
-        if chance == "table" and number % 4 == 1:   # every other table match: unseen hands (no alpha booster)
+        if chance == "table" and number % 4 == 1:   # every other table match: unseen hands
             options["hands"] = "unseen"
-            boosters = [b for b in boosters if b != "alpha"]
         if boosters:
             options["boosters"] = boosters
         return players, options
@@ -149,6 +149,10 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
             probes.append(dict(move, coins=[rnd.choice(("white", "black"))]))
         probes.append({"type": "decline", "player": seat})
         probes.append({"type": "draw", "player": seat, "card": rnd.choice(kinds)})
+        if "alpha" in state["options"].get("boosters", ()):
+            for card in rnd.sample(ALPHA_IDS, 2):   # an alpha card played, or shown at the end
+                probes.append({"type": "play", "player": seat, "card": card, "pair": None, "block": None, "order": None})
+                probes.append({"type": "show", "player": seat, "card": card})
     elif game_id == "catatac":
         pool = sorted(set(state["paw_deck"]) | {c for p in state["players"] for c in p["hand"]})
         points = sorted(set(state["points_deck"]) | set(state["points"]["white"]) | set(state["points"]["black"]))

@@ -8,8 +8,13 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
+from referee.games.catatac.cards import ALPHA_IDS, alpha_pile
+
 PROBLEM = "application/problem+json"
 UNSEEN = {"chance": "table", "hands": "unseen"}
+ALPHA_PILES = {clan: alpha_pile(clan, ("alpha", "momentum")) for clan in ("white", "black")}
 
 
 def test_the_game_entry_lists_kinds_and_counts(mclient):
@@ -135,18 +140,25 @@ def test_the_readme_worked_example_a_disputed_capture(mclient):
     assert [entry["move"]["card"] for entry in log] == ["P4", "capture-4", "P4", "P4"]
 
 
-def test_a_whole_catatac_match_with_a_booster_entered_from_face_up_cards(mclient, store_app):
-    """A CATATAC match with Momentum and Deck Hockey, unseen hands: each seat picks among its
-    legal moves by kind; a final decline names the points card (the test plays the table: it
-    reads which points cards are left from the stored state). A retried move with the same
-    Idempotency-Key is answered once. The game ends with scores on the public points cards."""
+@pytest.mark.parametrize("boosters", [["momentum"], ["alpha", "momentum"]])
+def test_a_whole_catatac_match_with_boosters_entered_from_face_up_cards(mclient, store_app, boosters):
+    """A CATATAC match with Momentum (and Alpha) and Deck Hockey, unseen hands: each seat picks
+    among its legal moves by kind; a final decline names the points card (the test plays the
+    table: it reads which points cards are left from the stored state). A retried move with the
+    same Idempotency-Key is answered once. The game ends with scores on the public points cards;
+    with Alpha, the alpha cards still face down at the end are shown first (phase show, the seat
+    in turn.player showing next)."""
     rnd = random.Random(3)
     created = mclient.post("/v1/matches", json={"game": "catatac", "players": 4, "seed": "u-2", "options": {
-        "chance": "table", "hands": "unseen", "boosters": ["momentum"], "deck_hockey": True}})
+        "chance": "table", "hands": "unseen", "boosters": boosters, "deck_hockey": True}})
     assert created.status_code == 201, created.get_json()
     match = created.get_json()
     match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
     assert match["state"]["box"] == {"size": 2}
+    if "alpha" in boosters:
+        assert [(p["alpha"], p["has_alpha"]) for p in match["state"]["players"]] == [(None, True)] * 4
+        # Each clan's pile: Angora, two cats and Ragdoll (Momentum); 2 seats draw from each.
+        assert match["state"]["alpha_aside"] == {"size": 4}
     store = store_app.config["REFEREE_STORE"]
     version = 0
     while True:
@@ -156,7 +168,9 @@ def test_a_whole_catatac_match_with_a_booster_entered_from_face_up_cards(mclient
         seat = state["turn"]["player"]
         auth = {"Authorization": f"Bearer {secrets[seat]}"}
         moves = mclient.get(f"/v1/matches/{match_id}/legal-moves?seat={seat}", headers=auth).get_json()["moves"]
-        move = dict(rnd.choice([m for m in moves if m["player"] == seat]))
+        # Seats 0 and 1 keep their alpha card to the end: it is shown then.
+        move = dict(rnd.choice([m for m in moves if m["player"] == seat
+                                and not (seat < 2 and m["type"] == "play" and m["card"] in ALPHA_IDS)]))
         if move.get("points_card", "absent") is None:
             left = json.loads(store.get(match_id).state)["points_deck"]
             move["points_card"] = rnd.choice(left)
@@ -169,5 +183,12 @@ def test_a_whole_catatac_match_with_a_booster_entered_from_face_up_cards(mclient
         version += 1
     final = mclient.get(f"/v1/matches/{match_id}").get_json()
     assert final["outcome"]["finished"] and final["version"] == version > 20
+    entries = mclient.get(f"/v1/matches/{match_id}/log").get_json()["entries"]
+    shown = [entry["move"] for entry in entries if entry["move"]["type"] == "show"]
+    held = [s for s, p in enumerate(final["state"]["players"]) if p.get("has_alpha")]
+    assert sorted(m["player"] for m in shown) == held and (held[:2] == [0, 1]) == ("alpha" in boosters)
+    for move in shown:   # shown cards are named in the final state, of the player's clan
+        player = final["state"]["players"][move["player"]]
+        assert player["alpha"] == move["card"] and move["card"] in ALPHA_PILES[player["clan"]]
     points = final["state"]["points"]
     assert set(points) == {"white", "black"} and all(isinstance(cards, list) for cards in points.values())

@@ -50,13 +50,16 @@ before its coin flips: it is legal when some face of the coming flips allows it.
 then makes the pair played after the action block impossible, the pair does nothing (event
 ``pair_forfeited``; docs/rules-notes.md).
 
-Unseen hands (``options.hands: "unseen"``, table chance, base game and variants): the state
+Unseen hands (``options.hands: "unseen"``, table chance, variants and boosters): the state
 holds only what lies face up. Hands and the paw deck are lists of ``null``; the discard pile
 names paw cards by kind (``P3``: a plain 3; ``joker``; a named card is its own kind,
 ``capture-2``). A play names the kind of the card played; the referee checks a copy of it can
 still be unseen (CARD_ALREADY_SEEN otherwise) and takes one unseen card from the hand. Refills
 are automatic and change only sizes; coin faces and the points card taken are named as with
-table chance. The option is left out of a state's options when hands are seen.
+table chance. With Booster B each seat's alpha card lies face down (``has_alpha``, ``alpha``
+null): a play names it when it is played; when a game ends with some still face down, phase
+``show`` asks each of their players to name theirs (move ``{"type": "show", "player", "card"}``)
+before the game is scored. The option is left out of a state's options when hands are seen.
 
 A player other than the one due to play, of the same clan, plays "in place of a teammate"
 (Cooperation) simply by sending a play with their own seat. A play's ``card`` may be the
@@ -102,7 +105,7 @@ CHANCE_MODES = ("seeded", "table")
 HANDS_MODES = ("seen", "unseen")
 # legal-moves marks, in this field of a move, the fields a table fills in with what it sees.
 TABLE_FILLS = "table_fills"
-PHASES = ("play", "answer", "refill", "replay", "over")
+PHASES = ("play", "answer", "refill", "replay", "show", "over")
 PAIR_ACTIONS = ("steal", "movement", "stash", "counter")
 ORDERS = ("pair_first", "block_first")
 MARATHON_GAMES = 3
@@ -154,6 +157,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "HAND_EMPTY": ("Player {player} has no card in hand.", PLAY),
     "CARD_ALREADY_SEEN": ("No {kind} can still be unseen: the game has {count}, all face up on the discard pile.", PLAY),
     "REFILL_UNSEEN": ("With unseen hands the refill only changes the hand sizes: there is no draw move.", REFILL),
+    "ALPHA_ALREADY_SEEN": ("Alpha card {card} cannot still be face down: it is face up on the discard pile.", BOOSTERS),
+    "ALPHA_ALREADY_SHOWN": ("Alpha card {card} cannot still be face down: player {player} has shown it.", WINNER),
+    "SHOW_PENDING": ("The game has ended: the alpha cards still face down are shown first (players {players}).", WINNER),
+    "ALPHA_CARD_REQUIRED": ("Name the alpha card shown.", WINNER),
+    "NOTHING_TO_SHOW": ("Only an alpha card still face down in front of its player is shown, once the game has "
+                        "ended.", WINNER),
 }
 
 
@@ -219,9 +228,6 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     elif hands == "unseen" and chance != "table":
         errors.append(("/options/hands", "unseen hands need chance 'table': with the seeded generator the "
                                          "referee deals and knows every card"))
-    elif hands == "unseen" and isinstance(boosters, list) and C.ALPHA in boosters:
-        errors.append(("/options/hands", "unseen hands are not available with the alpha booster yet (the alpha "
-                                         "cards lie face down in front of the players and score at the end)"))
     unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION, "hands"}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
     if not errors and _is_int(players):
@@ -257,6 +263,47 @@ def _unseen_kinds(state: State) -> list[str]:
     for card in state["discard"]:
         played[card] = played.get(card, 0) + 1
     return [kind for kind, count in counts.items() if played.get(kind, 0) < count]
+
+
+def _holds_alpha(player: Mapping[str, Any]) -> bool:
+    """Booster B: an alpha card lies in front of the player (unseen hands: ``has_alpha``, the
+    card itself null while face down)."""
+    return player.get("has_alpha", player.get("alpha") is not None)
+
+
+def _face_down_alphas(state: State) -> list[int]:
+    """Unseen hands with Booster B: the seats whose alpha card still lies face down, unnamed."""
+    return [seat for seat, p in enumerate(state["players"]) if p.get("has_alpha") and p["alpha"] is None]
+
+
+def _alpha_seen_at(state: State, card: str) -> int | str | None:
+    """Unseen hands: where alpha card ``card`` lies face up: ``"discard"`` (played), the seat
+    that showed it at the end, or None while it can still be face down."""
+    if card in state["discard"]:
+        return "discard"
+    for seat, player in enumerate(state["players"]):
+        if player.get("alpha") == card:
+            return seat
+    return None
+
+
+def _unseen_alpha_kinds(state: State, clan: str) -> list[str]:
+    """Unseen hands: the alpha cards of the clan's pile a face-down alpha card may still be."""
+    return [card for card in C.alpha_pile(clan, _boosters(state["options"])) if _alpha_seen_at(state, card) is None]
+
+
+def _face_down_deal(state: State, boosters: tuple[str, ...], box: list) -> None:
+    """Unseen hands: the booster parts of a deal as the table sees them: the box of cards
+    removed unseen, and (Booster B) each seat's alpha card face down (``has_alpha``), the rest
+    set aside unseen."""
+    state["box"] = box
+    alpha = C.ALPHA in boosters
+    for player in state["players"]:
+        player["alpha"] = None
+        if alpha:
+            player["has_alpha"] = True
+    state["alpha_aside"] = [None] * (len(C.alpha_set(boosters)) - len(state["players"])) if alpha else []
+    state["skip"] = False
 
 
 def _boosters(options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -536,6 +583,7 @@ DISCLOSURE = Disclosure(
         "play": PUBLIC,
         "draw": Hidden(("card",)),                                 # table chance: a refill card
         "decline": Hidden(("points_card",), seen_by="nobody", until=_game_number),
+        "show": PUBLIC,                                            # unseen hands: an alpha card shown at the end
     },
     events={
         "card_played": PUBLIC, "cooperation": PUBLIC, "ball_stolen": PUBLIC, "ball_moved": PUBLIC,
@@ -545,6 +593,7 @@ DISCLOSURE = Disclosure(
         "turn_skipped": PUBLIC, "turn_passed": PUBLIC, "declined": PUBLIC, "stash_succeeded": PUBLIC,
         "game_over": Reveals(lambda _state, event: [f"game:{event['game']}"]),   # the points cards
         "new_game": PUBLIC,
+        "alpha_cards_to_show": PUBLIC, "alpha_shown": PUBLIC,     # unseen hands, Booster B
     },
 )
 
@@ -623,7 +672,7 @@ def _choices_before_flips(card: str, top_card: str, spot: int, colour: str, clan
 
 def _alpha_playable(state: State, seat: int) -> bool:
     """Booster B: the seat still has its alpha card and the paw deck is not empty."""
-    return bool(state["paw_deck"]) and state["players"][seat].get("alpha") is not None
+    return bool(state["paw_deck"]) and _holds_alpha(state["players"][seat])
 
 
 def _can_play(state: State, seat: int) -> bool:
@@ -682,9 +731,9 @@ class Catatac(Game):
                                         "the Momentum yellow points card, Replay icon); Bengal (A) and Ragdoll (C) "
                                         "join the alpha piles only with alpha"},
             "hands": {"default": "seen", "enum": list(HANDS_MODES),
-                      "description": "unseen (with chance table; not with the alpha booster): the table sees only face-up cards; "
-                                     "hands and the paw deck are null, paw cards are named by kind (P3, joker, "
-                                     "capture-2), refills are automatic"},
+                      "description": "unseen (with chance table): the table sees only face-up cards; hands and the "
+                                     "paw deck are null, paw cards are named by kind (P3, joker, capture-2), refills "
+                                     "are automatic; alpha cards lie face down until played or shown at the end"},
             "deal": {"default": None,
                      "description": "setup with table chance only (unseen hands: {discard: kind, coin} only): "
                                     "{hands: [[6 ids] per seat], discard: id, coin: "
@@ -785,11 +834,7 @@ class Catatac(Game):
         state["paw_deck"] = [None] * (sum(counts.values()) - C.HAND_SIZE * n - 1 - removed)
         state["points_deck"] = sorted(C.points_ids(boosters))
         if boosters:
-            for player in state["players"]:
-                player["alpha"] = None
-            state["box"] = [None] * removed
-            state["alpha_aside"] = []
-            state["skip"] = False
+            _face_down_deal(state, boosters, [None] * removed)
         state["ball"] = {"spot": C.SPOTS[C.NEUTRAL], "colour": deal["coin"]}
         state["turn"] = {"player": full["first_player"], "phase": "play"}
 
@@ -824,9 +869,11 @@ class Catatac(Game):
                     if player["clan"] == clan and pile:
                         player["alpha"] = pile.pop(0)
                 aside.extend(pile)
-            state["box"] = sorted(box) if options.get("hands") != "unseen" else [None] * len(box)
+            state["box"] = sorted(box)
             state["alpha_aside"] = sorted(aside)
             state["skip"] = False
+            if options.get("hands") == "unseen":
+                _face_down_deal(state, boosters, [None] * len(box))
         colour = C.COIN_FACES[rng.coin()]
         if options["chance"] == "table":
             deck.sort()
@@ -958,6 +1005,8 @@ class Catatac(Game):
                 errors.append((f"/players/{seat}/clan", "clans alternate around the table from options.seat0_clan"))
             if len(player["hand"]) > C.HAND_SIZE:
                 errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
+            if "has_alpha" in player and not (unseen and C.ALPHA in boosters):
+                errors.append((f"/players/{seat}/has_alpha", "present only with unseen hands and the alpha booster"))
             if not unseen and not placed:
                 for i, card in enumerate(player["hand"]):
                     claim(card, f"/players/{seat}/hand/{i}", known, where)
@@ -1013,6 +1062,12 @@ class Catatac(Game):
             errors.append(("/turn/phase", "a refill phase exists only with chance 'table' and seen hands"))
         if phase == "answer" and stash is None:
             errors.append(("/stash", "an answer phase needs a pending stash attempt"))
+        if phase == "show" and (not unseen or not _face_down_alphas(state)
+                                or (state["paw_deck"] or any(p["hand"] for p in players)) and state["points_deck"]):
+            errors.append(("/turn/phase", "a show phase exists only with unseen hands, once the game has ended with "
+                                          "alpha cards still face down"))
+        elif phase == "show" and turn["player"] not in _face_down_alphas(state):
+            errors.append(("/turn/player", "in the show phase, a seat whose alpha card is still face down"))
         if phase == "replay":
             if C.MOMENTUM not in boosters:
                 errors.append(("/turn/phase", "a replay phase needs a Replay card (the momentum booster)"))
@@ -1071,9 +1126,12 @@ class Catatac(Game):
             if card is not None:
                 errors.append((f"/paw_deck/{i}", "with unseen hands a card of the paw deck is null"))
         named: dict[str, int] = {}
+        alphas = C.alpha_set(_boosters(full))
         for i, card in enumerate(state["discard"]):
             if card is None:
                 errors.append((f"/discard/{i}", "a face-up card is named by its kind (e.g. P3), never null"))
+            elif card in alphas:
+                continue   # played alpha cards: checked with the boosters
             elif card not in counts:
                 detail = (f"with unseen hands cards are named by kind ({C.kind_of(card)}), not id"
                           if card in C.KINDS and C.kind_of(card) in counts else f"not a paw card of this game: {card!r}")
@@ -1085,8 +1143,9 @@ class Catatac(Game):
                 errors.append(("/discard", f"{number} cards {kind} are face up; the game has {counts[kind]}"))
         unseen = sum(len(p["hand"]) for p in state["players"]) + len(state["paw_deck"]) + len(state.get("box", ()))
         total = sum(counts.values())
-        if not errors and len(state["discard"]) + unseen != total:
-            errors.append(("", f"{len(state['discard'])} face-up and {unseen} unseen paw cards; the game has {total}"))
+        face_up = len(state["discard"]) - sum(1 for card in state["discard"] if card in alphas)
+        if not errors and face_up + unseen != total:
+            errors.append(("", f"{face_up} face-up and {unseen} unseen paw cards; the game has {total}"))
         return errors
 
     @staticmethod
@@ -1110,6 +1169,9 @@ class Catatac(Game):
         if len(box) != C.REMOVED_PER_BOOSTER * len(paw_boosters):
             errors.append(("/box", "only paw cards of the distraction and momentum boosters are removed"))
         alphas = C.alpha_set(boosters)
+        if unseen and C.ALPHA in boosters:
+            Catatac._check_face_down_alphas(state, alphas, claim, awhere, errors)
+            return
         held = 0
         for seat, player in enumerate(players):
             if "alpha" not in player:
@@ -1132,6 +1194,46 @@ class Catatac(Game):
         if alphas and held + played != len(players):
             errors.append(("/alpha_aside", "each player draws one alpha card: held and played ones make one per player"))
 
+    @staticmethod
+    def _check_face_down_alphas(state: State, alphas: frozenset, claim, awhere: dict, errors: list) -> None:
+        """Unseen hands, Booster B: each seat holds its alpha card face down (``has_alpha``,
+        ``alpha`` null) until it plays it or shows it at the end; the cards set aside are
+        nulls; per clan, the alpha cards held and played make one per seat."""
+        players = state["players"]
+        showing = state["turn"]["phase"] in ("show", "over")
+        per_clan = {clan: 0 for clan in C.CLANS}
+        for seat, player in enumerate(players):
+            held = player.get("has_alpha")
+            if not isinstance(held, bool):
+                errors.append((f"/players/{seat}/has_alpha", "required with unseen hands and the alpha booster: "
+                                                             "whether an alpha card lies in front of the player"))
+                continue
+            per_clan[player["clan"]] += held
+            card = player.get("alpha")
+            if card is None:
+                if held and state["turn"]["phase"] == "over":
+                    errors.append((f"/players/{seat}/alpha", "a face-down alpha card is shown before the game is over"))
+                continue
+            if not (held and showing):
+                errors.append((f"/players/{seat}/alpha", "with unseen hands an alpha card is named only when shown "
+                                                         "at the end (null while face down)"))
+            claim(card, f"/players/{seat}/alpha", alphas, awhere)
+            if card in alphas and C.KINDS[card].alpha != player["clan"]:
+                errors.append((f"/players/{seat}/alpha", "an alpha card of the player's clan colour"))
+        for i, card in enumerate(state["discard"]):
+            if card in alphas:
+                claim(card, f"/discard/{i}", alphas, awhere)
+                per_clan[C.KINDS[card].alpha] += 1
+        aside = state.get("alpha_aside", [])
+        if any(card is not None for card in aside) or len(aside) != len(alphas) - len(players):
+            errors.append(("/alpha_aside", f"with unseen hands {len(alphas) - len(players)} nulls: the alpha cards "
+                                           "set aside unseen"))
+        for clan, count in per_clan.items():
+            seats = sum(1 for p in players if p["clan"] == clan)
+            if count != seats:
+                errors.append(("/players", f"each {clan} player draws one alpha card: {count} held or played, "
+                                           f"{seats} players"))
+
     # -- moves ---------------------------------------------------------------------------
 
     def legal_moves(self, state: State) -> list[dict]:
@@ -1148,6 +1250,10 @@ class Catatac(Game):
         table = state["options"]["chance"] == "table"
         if phase == "refill":
             return [{"type": "draw", "player": seat, "card": card} for card in sorted(set(state["paw_deck"]))]
+        if phase == "show":
+            return [{"type": "show", "player": holder, "card": card, TABLE_FILLS: ["card"]}
+                    for holder in _face_down_alphas(state)
+                    for card in _unseen_alpha_kinds(state, state["players"][holder]["clan"])]
         if phase == "replay":
             return self._plays(state, seat, False, False)
         moves: list[dict] = []
@@ -1170,15 +1276,19 @@ class Catatac(Game):
         return moves
 
     def _plays(self, state: State, seat: int, answering: bool, cooperation: bool) -> list[dict]:
-        hand = state["players"][seat]["hand"]
-        alpha = None if cooperation or not _alpha_playable(state, seat) else state["players"][seat]["alpha"]
-        cards = hand + [alpha] if alpha is not None else hand
+        player = state["players"][seat]
+        hand = player["hand"]
+        alpha = not cooperation and _alpha_playable(state, seat)
+        cards = hand + [player["alpha"]] if alpha else hand
         by_kind = _unseen(state)
         if by_kind:
-            # Any kind still unseen may be in the hand: each is listed, the table names the one played.
+            # Any kind still unseen may be in the hand (and any alpha card of the clan still
+            # unseen face down): each is listed, the table names the one played.
             cards = _unseen_kinds(state) if hand else []
+            if alpha:
+                cards = cards + _unseen_alpha_kinds(state, player["clan"])
         # Replay needs a card left to play at once: another paw card, or the alpha card.
-        replay_after_paw = not cooperation and (len(hand) > 1 or alpha is not None)
+        replay_after_paw = not cooperation and (len(hand) > 1 or alpha)
         replay_after_alpha = bool(hand)
         table = state["options"]["chance"] == "table"
         top = state["discard"][-1]
@@ -1248,6 +1358,12 @@ class Catatac(Game):
             if kind != "draw":
                 raise _illegal("REFILL_PENDING", turn=turn["player"])
             return self._draw(state, move)
+        if phase == "show":
+            if kind != "show":
+                raise _illegal("SHOW_PENDING", players=", ".join(map(str, _face_down_alphas(state))))
+            return self._show(state, move)
+        if kind == "show":
+            raise _illegal("NOTHING_TO_SHOW")
         if kind == "draw":
             raise _illegal("REFILL_UNSEEN" if _unseen(state) else "NO_REFILL_PENDING")
         if phase == "replay":
@@ -1279,11 +1395,11 @@ class Catatac(Game):
         unseen = _unseen(state)
         if unseen:
             card = self._unseen_card(state, seat, card)
-        from_hand = unseen or card in hand
+        from_hand = card not in C.ALPHA_IDS if unseen else card in hand
         if not from_hand:
             if card not in C.ALPHA_IDS:
                 raise _illegal("CARD_NOT_IN_HAND", card=card)
-            if player.get("alpha") != card:
+            if player.get("alpha") != card and not unseen:
                 raise _illegal("ALPHA_NOT_HELD", card=card)
         for field in ("pair", "block", "order"):
             if field not in move:
@@ -1331,10 +1447,12 @@ class Catatac(Game):
 
         new = _copy_state(state)
         new["rng"] = rng.to_state()
-        if unseen:
+        if unseen and from_hand:
             new["players"][seat]["hand"].pop()
         elif from_hand:
             new["players"][seat]["hand"].remove(card)
+        elif unseen:
+            new["players"][seat]["has_alpha"] = False
         else:
             new["players"][seat]["alpha"] = None
         new["discard"].append(card)
@@ -1376,7 +1494,10 @@ class Catatac(Game):
     @staticmethod
     def _unseen_card(state: State, seat: int, card: Any) -> Any:
         """Unseen hands: the kind a play names, once it is checked the seat holds a card and a
-        copy of that kind can still be unseen. Raises Illegal."""
+        copy of that kind can still be unseen; an alpha card (Booster B), once it is checked the
+        seat's face-down alpha card can be that one. Raises Illegal."""
+        if card in C.ALPHA_IDS and C.ALPHA in _boosters(state["options"]):
+            return Catatac._unseen_alpha(state, seat, card)
         if not state["players"][seat]["hand"]:
             raise _illegal("HAND_EMPTY", player=seat)
         if not isinstance(card, str) or card not in C.KINDS:
@@ -1388,6 +1509,43 @@ class Catatac(Game):
         if state["discard"].count(kind) >= count:
             raise _illegal("CARD_ALREADY_SEEN", kind=kind, count=count)
         return kind
+
+    @staticmethod
+    def _unseen_alpha(state: State, seat: int, card: str) -> str:
+        """Unseen hands, Booster B: ``card`` can be the alpha card face down in front of ``seat``:
+        the seat holds one, drawn from its clan's pile, and no copy of it is face up. Raises Illegal."""
+        player = state["players"][seat]
+        if not player.get("has_alpha") or player["alpha"] is not None or C.KINDS[card].alpha != player["clan"]:
+            raise _illegal("ALPHA_NOT_HELD", card=card)
+        where = _alpha_seen_at(state, card)
+        if where == "discard":
+            raise _illegal("ALPHA_ALREADY_SEEN", card=card)
+        if where is not None:
+            raise _illegal("ALPHA_ALREADY_SHOWN", card=card, player=where)
+        return card
+
+    def _show(self, state: State, move: dict) -> tuple[State, list[dict]]:
+        """Unseen hands, Booster B, Crowning the Winning Clan: an alpha card still in front of
+        its player at the end adds its sardines, so each face-down one is shown (named) before
+        the game is scored; any holder may show first. Raises Illegal."""
+        seat = move["player"]
+        if seat not in _face_down_alphas(state):
+            raise _illegal("NOTHING_TO_SHOW")
+        card = move.get("card")
+        if card is None:
+            raise _illegal("ALPHA_CARD_REQUIRED")
+        if card not in C.ALPHA_IDS or card not in C.alpha_set(_boosters(state["options"])):
+            raise _illegal("ALPHA_NOT_HELD", card=card)
+        card = self._unseen_alpha(state, seat, card)
+        new = _copy_state(state)
+        new["players"][seat]["alpha"] = card
+        events: list[dict] = [{"type": "alpha_shown", "player": seat, "card": card}]
+        left = _face_down_alphas(new)
+        if left:
+            new["turn"] = {"player": left[0], "phase": "show"}
+        else:
+            self._game_end(new, events)
+        return new, events
 
     @staticmethod
     def _refill(state: State, seat: int, events: list[dict]) -> None:
@@ -1510,7 +1668,18 @@ class Catatac(Game):
         return new, events
 
     def _game_end(self, state: State, events: list[dict]) -> None:
-        """Rulebook, End of the Game (and the Marathon variant: the referee deals the next game)."""
+        """Rulebook, End of the Game (and the Marathon variant: the referee deals the next game).
+        Unseen hands with Booster B: the alpha cards still face down are shown first (phase
+        ``show``, event ``alpha_cards_to_show``), then the game is scored."""
+        face_down = _face_down_alphas(state)
+        if face_down:
+            state["stash"] = None
+            if "skip" in state:
+                state["skip"] = False
+            # Any holder listed may show first; turn.player names the first of them.
+            state["turn"] = {"player": face_down[0], "phase": "show"}
+            events.append({"type": "alpha_cards_to_show", "players": face_down})
+            return
         totals = _clan_totals(state["points"], state["players"])
         marathon = state["marathon"]
         number = marathon["game"] if marathon else 1
@@ -1577,7 +1746,8 @@ class Catatac(Game):
         sizes, the clans' points cards counts until the game is over (they lie face down and
         nobody looks at them); the generator is removed. Boosters: another seat's alpha card is
         shown only as ``has_alpha`` until the game is over (played, it is on the discard pile);
-        the box and the alpha cards set aside show their sizes only."""
+        the box and the alpha cards set aside show their sizes only. Unseen hands: every seat
+        shows ``has_alpha`` and ``alpha`` (null while face down, named once shown at the end)."""
         seen = dict(state)
         seen["players"] = [
             {"clan": p["clan"], "hand": list(p["hand"])} if s == seat else {"clan": p["clan"], "hand_size": len(p["hand"])}
@@ -1587,7 +1757,9 @@ class Catatac(Game):
             # Boosters: the cards removed unseen and the alpha cards set aside stay unknown; an
             # alpha card lies face down in front of its holder until played.
             for s, (p, shown) in enumerate(zip(state["players"], seen["players"])):
-                if s == seat or state["finished"]:
+                if "has_alpha" in p:   # unseen hands: the state holds only what the table sees
+                    shown["alpha"], shown["has_alpha"] = p["alpha"], p["has_alpha"]
+                elif s == seat or state["finished"]:
                     shown["alpha"] = p["alpha"]
                 else:
                     shown["has_alpha"] = p["alpha"] is not None

@@ -100,9 +100,9 @@ class CatatacOptions(Schema):
                                                   "unseen, Momentum yellow points card); Bengal (A) and Ragdoll (C) "
                                                   "join the alpha piles only with alpha"})
     hands = fields.String(validate=validate.OneOf(HANDS_MODES), metadata={
-        "description": "seen (default); unseen, with chance table (not with the alpha booster): the table sees only face-up "
-                       "cards; hands and the paw deck are null, paw cards are named by kind (P3, joker, capture-2), "
-                       "refills are automatic"})
+        "description": "seen (default); unseen, with chance table: the table sees only face-up cards; hands and the "
+                       "paw deck are null, paw cards are named by kind (P3, joker, capture-2), refills are automatic; "
+                       "alpha cards (booster alpha) lie face down and are named when played or shown at the end"})
     deal = fields.Nested(CatatacDeal, metadata={"description": "table chance only: the deal seen at the table"})
 
 
@@ -127,7 +127,10 @@ class CatatacPlayer(Schema):
                        metadata={"description": "paw card ids; with unseen hands null for each card held"})
     alpha = _alpha(allow_none=True, metadata={"description": "with boosters (required then): the alpha card lying face "
                                                              "down in front of the player, not part of the hand; null "
-                                                             "once played or without the alpha booster"})
+                                                             "once played or without the alpha booster (unseen hands: "
+                                                             "null while face down, named once shown at the end)"})
+    has_alpha = StrictBoolean(metadata={"description": "unseen hands with the alpha booster (required then): whether an "
+                                                       "alpha card lies in front of the player (false once played)"})
 
 
 class CatatacBall(Schema):
@@ -148,7 +151,10 @@ class CatatacTurn(Schema):
     phase = fields.String(required=True, validate=validate.OneOf(PHASES),
                           metadata={"description": "play: a normal turn; answer: counter or decline a stash attempt; "
                                                    "refill: table chance, drawing; replay: the player plays another "
-                                                   "card at once (booster Replay icon); over: the game is finished"})
+                                                   "card at once (booster Replay icon); show: unseen hands with the "
+                                                   "alpha booster, the game has ended and the alpha cards still face "
+                                                   "down are shown (player: the first of them; any may show first); "
+                                                   "over: the game is finished"})
 
 
 class CatatacStash(Schema):
@@ -208,9 +214,9 @@ class CatatacState(Schema):
     box = fields.List(_card(allow_none=True), validate=validate.Length(max=4),
                       metadata={"description": "with boosters (required then): the paw cards put back in the box "
                                                "unseen at setup, 2 per booster distraction / momentum, sorted"})
-    alpha_aside = fields.List(_alpha(), validate=validate.Length(max=MAX_ALPHA),
+    alpha_aside = fields.List(_alpha(allow_none=True), validate=validate.Length(max=MAX_ALPHA),
                               metadata={"description": "with boosters (required then): the alpha cards not drawn, "
-                                                       "set aside face down, sorted"})
+                                                       "set aside face down, sorted (unseen hands: nulls)"})
     skip = StrictBoolean(metadata={"description": "with boosters (required then): a Skip is pending (true only while "
                                                   "the player who played it refills at a table); the next turn is "
                                                   "skipped when their turn ends"})
@@ -289,12 +295,17 @@ class CatatacMove(Schema):
 
     ``draw`` (3. Refilling Your Hand): table chance only, while ``turn.phase`` is ``refill``:
     one card drawn (``card``, required). ``pair``, ``block``, ``order``, ``draw``, ``coins`` and
-    ``points_card`` must be absent."""
+    ``points_card`` must be absent.
 
-    type = fields.String(required=True, validate=validate.OneOf(("play", "decline", "draw")),
+    ``show`` (Crowning the Winning Clan): unseen hands with the alpha booster, while
+    ``turn.phase`` is ``show``: the player names (``card``, required) the alpha card lying face
+    down in front of them, so that its sardines count. Only ``type``, ``player`` and ``card``."""
+
+    type = fields.String(required=True, validate=validate.OneOf(("play", "decline", "draw", "show")),
                          metadata={"description": "play: play a card (a paw card or the player's alpha card); "
                                                   "decline: do not counter a pending stash attempt; draw: table "
-                                                  "chance, one refill card"})
+                                                  "chance, one refill card; show: unseen hands, the alpha card still "
+                                                  "face down at the end of the game"})
     player = _seat(required=True, metadata={"description": "the acting seat (for a play under Cooperation: the "
                                                            "teammate playing in place of the player due)"})
     card = fields.String(validate=PLAYED_ID, allow_none=True,
@@ -302,7 +313,8 @@ class CatatacMove(Schema):
                                                   "player's own alpha card (booster alpha); draw (required key): the "
                                                   "card drawn from the paw deck, null is answered with the violation "
                                                   "CARD_REQUIRED (a match's legal-moves shows it as null: name what "
-                                                  "you drew); decline: absent"})
+                                                  "you drew); show (required key): the alpha card shown; decline: "
+                                                  "absent"})
     pair = fields.Nested(CatatacPairChoice, allow_none=True,
                          metadata={"description": "play (required key): the pair's basic action, or null when the "
                                                   "pair is not used; absent for decline and draw"})
@@ -348,12 +360,12 @@ class CatatacMove(Schema):
                     raise ValidationError(f"only a play has {name}", name)
         if kind == "decline" and "card" in data:
             raise ValidationError("a decline plays no card", "card")
-        if kind == "draw":
+        if kind in ("draw", "show"):
             if "card" not in data:
-                raise ValidationError("a draw names the card drawn", "card")
+                raise ValidationError(f"a {kind} names the card {'drawn' if kind == 'draw' else 'shown'}", "card")
             for name in ("coins", "points_card"):
                 if name in data:
-                    raise ValidationError(f"a draw has no {name}", name)
+                    raise ValidationError(f"a {kind} has no {name}", name)
 
 
 class CatatacClanScore(Schema):
@@ -390,9 +402,11 @@ class CatatacPlayerView(Schema):
         "description": "the reader's own seat only (unseen hands: null for each card)"})
     hand_size = fields.Integer(metadata={"description": "every other seat"})
     alpha = _alpha(allow_none=True, metadata={"description": "with boosters: the reader's own alpha card (every seat's "
-                                                             "once the game is over); null once played"})
-    has_alpha = fields.Boolean(metadata={"description": "with boosters, every other seat until the game is over: "
-                                                        "whether an alpha card lies face down in front of it"})
+                                                             "once the game is over); null once played (unseen hands: "
+                                                             "every seat, null until shown at the end)"})
+    has_alpha = fields.Boolean(metadata={"description": "with boosters, every other seat until the game is over (unseen "
+                                                        "hands: every seat, always): whether an alpha card lies in "
+                                                        "front of it"})
 
 
 class CatatacPointsCount(Schema):
