@@ -24,6 +24,7 @@ import pytest
 from referee.engine.core import InvalidOptions, InvalidState
 from referee.games.catatac import GAME
 from referee.games.catatac.cards import alpha_pile, kind_counts, kind_of
+from tests.pointers import replace
 
 SHADOW_GAMES = int(os.environ.get("REFEREE_SHADOW_GAMES", "300"))
 UNSEEN = {"chance": "table", "hands": "unseen"}
@@ -284,11 +285,7 @@ def test_a_decline_is_always_possible_and_the_last_names_the_points_card():
 ])
 def test_unseen_states_hold_only_face_up_cards(where, value, detail):
     state = _table()
-    _, top, *rest = where.split("/")
-    target = state[top]
-    for part in rest[:-1]:
-        target = target[int(part)] if isinstance(target, list) else target[part]
-    target[int(rest[-1])] = value
+    replace(state, where, value)
     with pytest.raises(InvalidState) as bad:
         GAME.check_state(state)
     assert (where, detail) in bad.value.errors

@@ -30,6 +30,7 @@ from referee.games import GAMES
 from referee.games.catatac.cards import ALPHA_IDS
 from referee.store.memory import MemoryStore
 from tests.information.resampling import _substitute, dumps, resample, strings
+from tests.pointers import resolve
 
 POSITIONS = int(os.environ.get("REFEREE_INFORMATION_POSITIONS", "200"))
 SLOW_POSITIONS = 1000
@@ -205,11 +206,7 @@ def _seen_in_log(log: list[dict]) -> set:
     for entry in log:
         for secret in entry.get("secrets", ()):
             if secret["until"] in revealed:
-                _, top, *rest = secret["at"].split("/")
-                value = entry[top]
-                for part in rest:
-                    value = value[int(part)] if isinstance(value, list) else value.get(part)
-                strings(value, found)
+                strings(resolve(entry, secret["at"]), found)
     return found
 
 

@@ -18,6 +18,7 @@ import pytest
 from referee.engine.core import InvalidOptions, InvalidState
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch.cards import kind_of
+from tests.pointers import replace
 
 SHADOW_GAMES = int(os.environ.get("REFEREE_SHADOW_GAMES", "300"))
 DEFAULT_KINDS = {"C1": 5, "C2": 6, "C3": 7, "C4": 7, "C5": 7, "C6": 7, "C7": 7, "C8": 7, "C9": 6, "C10": 5,
@@ -242,11 +243,7 @@ def test_a_card_id_is_read_as_its_kind():
 ])
 def test_unseen_states_hold_only_face_up_cards(where, value, detail):
     state = _unseen_state({4: ["C4"]})
-    _, top, *rest = where.split("/")
-    target = state[top]
-    for part in rest[:-1]:
-        target = target[int(part)] if isinstance(target, list) else target[part]
-    target[int(rest[-1])] = value
+    replace(state, where, value)
     with pytest.raises(InvalidState) as bad:
         GAME.check_state(state)
     assert (where, detail) in bad.value.errors
