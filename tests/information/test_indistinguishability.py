@@ -200,10 +200,16 @@ def _names_table_outcome(move: dict) -> bool:
 # -- the property --------------------------------------------------------------------------------
 
 def _seen_in_log(log: list[dict]) -> set:
-    """Values the game has revealed in the log (a points card shown at the end of a game)."""
+    """Values every reader has seen in the log: the cards played, face up in every game (the
+    last card of a CATATAC Marathon game never shows in a view: the next deal follows at once),
+    and those the game has revealed (a points card shown at the end of a game). Taken from the
+    rules, not from what the code declares public, so that a wrong declaration still shows."""
     revealed = information.revealed_keys(log)
     found: set = set()
     for entry in log:
+        for event in entry["events"]:
+            if event["type"] == "card_played":
+                strings(event["card"], found)
         for secret in entry.get("secrets", ()):
             if secret["until"] in revealed:
                 strings(resolve(entry, secret["at"]), found)
