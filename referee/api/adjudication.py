@@ -111,20 +111,12 @@ def score(game: Game, body: dict) -> dict:
 YIELD_EVERY = 4  # replay steps between two chances for the worker's other requests to run
 
 
-def _replay_sharing_the_worker(game: Game, state: dict, moves: list) -> tuple[dict, list[Verdict], int | None]:
-    """``Game.replay`` (the state already checked), pausing every ``YIELD_EVERY`` steps with
-    ``time.sleep(0)``: under gevent (monkey-patched) it lets the worker's other greenlets run,
-    so a long replay delays a health probe by a few steps, not by the whole replay."""
-    verdicts: list[Verdict] = []
-    for index, move in enumerate(moves):
-        verdict = game.adjudicate(state, move, checked=True)
-        verdicts.append(verdict)
-        if not verdict.legal:
-            return state, verdicts, index
-        state = verdict.state
-        if index % YIELD_EVERY == YIELD_EVERY - 1:
-            time.sleep(0)
-    return state, verdicts, None
+def _share_the_worker(index: int) -> None:
+    """Called after each replay step: every ``YIELD_EVERY`` steps, ``time.sleep(0)``; under
+    gevent (monkey-patched) it lets the worker's other greenlets run, so a long replay delays a
+    health probe by a few steps, not by the whole replay."""
+    if index % YIELD_EVERY == YIELD_EVERY - 1:
+        time.sleep(0)
 
 
 def _too_much(detail: str, pointer: str, why: str) -> ProblemError:
@@ -151,7 +143,7 @@ def replay(game: Game, body: dict, language: str) -> dict:
                         "moves, or leave include_states false.",
                         "/include_states", "too many moves to include every state")
     check(game, body["state"])
-    final, verdicts, illegal_at = _replay_sharing_the_worker(game, body["state"], body["moves"])
+    final, verdicts, illegal_at = game.replay(body["state"], body["moves"], checked=True, after_step=_share_the_worker)
     steps = [verdict_json(v, language, game) for v in verdicts]
     if not include_states:
         for step in steps:

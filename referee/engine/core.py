@@ -12,7 +12,7 @@ Three kinds of bad input stay distinct, as in python-chess:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from referee.engine.information import Disclosure
 
@@ -187,13 +187,14 @@ class Game:
         scores, outcome = self.score(next_state)
         return Verdict(True, [], next_state, events, scores, outcome)
 
-    def replay(self, state: State, moves: Sequence[Move], *, checked: bool = False
-               ) -> tuple[State, list[Verdict], int | None]:
+    def replay(self, state: State, moves: Sequence[Move], *, checked: bool = False,
+               after_step: Callable[[int], None] | None = None) -> tuple[State, list[Verdict], int | None]:
         """Apply ``moves`` in order from ``state``; stop at the first illegal one.
 
         Returns ``(final_state, verdicts, index_of_first_illegal_or_None)``; the final state is
-        the one before the illegal move. Raises InvalidState for the starting state only
-        (not checked again when ``checked``).
+        the one before the illegal move. ``after_step(index)``, when given, is called after each
+        legal step (a server uses it to let other requests run during a long replay). Raises
+        InvalidState for the starting state only (not checked again when ``checked``).
         """
         if not checked:
             self.check_state(state)
@@ -204,4 +205,6 @@ class Game:
             if not verdict.legal:
                 return state, verdicts, index
             state = verdict.state
+            if after_step is not None:
+                after_step(index)
         return state, verdicts, None
