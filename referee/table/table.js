@@ -669,7 +669,13 @@
     await refresh();
   }
 
-  function nullFields(move) {
+  // The fields of a listed move that the table names. With unseen hands the move says so in
+  // ``table_fills`` (a kind or coin face it lists is already named; a null there is asked);
+  // otherwise a null at a table game is such a value.
+  function tableFields(move) {
+    if (Array.isArray(move.table_fills)) {
+      return move.table_fills.filter((name) => move[name] === null || move[name] === undefined);
+    }
     return Object.keys(move).filter((name) => move[name] === null);
   }
 
@@ -679,7 +685,7 @@
   }
 
   function chooseMove(move, etag, button) {
-    const missing = isTableChance() ? nullFields(move) : [];
+    const missing = isTableChance() ? tableFields(move) : [];
     if (!missing.length) { postMove(move, etag); return; }
     // At a table game a value only the table shows is null: ask for it.
     const old = $("picker");
@@ -749,20 +755,20 @@
   // table names (shown as a question).
   function describeMove(move, listed) {
     if (!move) return t("log.hidden");
-    const asks = listed && isTableChance();
+    const asked = listed && isTableChance() ? tableFields(move) : [];
     const parts = [];
     const type = has("type." + move.type) ? t("type." + move.type) : humanise(String(move.type));
     parts.push(type + (move.card !== undefined && move.card !== null ? " " + move.card : ""));
     if (typeof move.source === "string") parts.push(has("source." + move.source) ? t("source." + move.source) : move.source);
     for (const [name, value] of Object.entries(move)) {
-      if (["type", "player", "source", "card"].includes(name)) continue;
-      if (value === null) {
-        if (asks) parts.push(`${humanise(name)}: ?`);
+      if (["type", "player", "source", "card", "table_fills"].includes(name)) continue;
+      if (value === null || value === undefined) {
+        if (asked.includes(name)) parts.push(`${humanise(name)}: ?`);
         continue;
       }
       parts.push(`${humanise(name)}: ${compact(value)}`);
     }
-    if (move.card === null && asks) parts.push(t("moves.which_card"));
+    if (move.card === null && asked.includes("card")) parts.push(t("moves.which_card"));
     return parts.join(" · ");
   }
 

@@ -306,3 +306,37 @@ def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(ser
         assert watch.errors == []
     finally:
         context.close()
+
+
+def test_with_unseen_hands_a_listed_kind_is_played_at_once_and_nothing_unused_is_asked(service_url, browser):
+    # README, "At a physical table": legal-moves lists one move per kind still unseen and names
+    # in table_fills what the table fills in; the listed kind is already that, and a null pair,
+    # block or order means "not used", so the page neither asks for them nor shows table_fills.
+    created = http_json(f"{service_url}/v1/matches", {
+        "game": "catatac", "players": 2,
+        "options": {"chance": "table", "hands": "unseen", "deal": {"discard": "P4", "coin": "white"}}})
+    match_id, secret = created["id"], created["seats"][0]["secret"]
+
+    context, page, watch = open_table(browser, service_url, PHONE)
+    try:
+        page.fill("#join-match", match_id)
+        page.fill("#join-secret", secret)
+        page.click("#join-form button[type=submit]")
+        reached(page, 0)
+        texts = page.locator("#moves button.move").all_inner_texts()
+        assert texts and not [text for text in texts if "?" in text or "table fills" in text], texts
+        listed = page.eval_on_selector_all("#moves button.move", "buttons => buttons.map(b => JSON.parse(b.dataset.move))")
+        # Making a Pair: a 4 on the discarded 4; White holds the ball on the neutral alley and
+        # moves it to the adjacent Black alley (Movement).
+        index = next(i for i, move in enumerate(listed)
+                     if move["card"] == "P4" and move["pair"] == {"action": "movement", "direction": "black"}
+                     and move["block"] is None)
+        page.locator(f"#moves button.move[data-index='{index}']").click()
+        reached(page, 1, verdict=True)
+        assert page.locator("#picker").count() == 0
+        state = server_match(service_url, match_id)["state"]
+        assert state["discard"] == ["P4", "P4"]
+        assert state["ball"] == {"colour": "white", "spot": "black_alley"}
+        assert watch.errors == []
+    finally:
+        context.close()
