@@ -135,6 +135,12 @@ def test_the_readme_worked_example_a_disputed_capture(mclient):
                         headers={"Authorization": f"Bearer {secrets[0]}"}).get_json()["moves"]
     kinds = {m["card"] for m in moves}
     assert "P4" not in kinds and "capture-4" not in kinds and {"P1", "joker", "capture-5"} <= kinds
+    # The README counts them: 8 plain kinds (P1..P8), 24 named cards and the joker (CATATAC card
+    # catalogue), less P4 and capture-4, all on the discard pile.
+    assert len(kinds) == 8 + 24 + 1 - 2
+    # A kind is listed once per way to play it: a joker copies the 4 on the discard pile, so it
+    # is played alone or as a pair stealing the ball Black holds on its alley (Making a Pair).
+    assert sorted((m["pair"] or {}).get("action", "") for m in moves if m["card"] == "joker") == ["", "steal"]
     assert all(m["table_fills"][0] == "card" for m in moves)
     log = mclient.get(f"/v1/matches/{match_id}/log").get_json()["entries"]
     assert [entry["move"]["card"] for entry in log] == ["P4", "capture-4", "P4", "P4"]
