@@ -45,7 +45,7 @@ def test_catatac_table_refill_listed_with_a_null_card_is_card_required(client):
     answer = _post(client, match, 0, play, etag)
     assert answer.status_code == 200 and answer.get_json()["legal"] is True
     moves, etag = _legal(client, match, 0)
-    assert moves == [{"type": "draw", "player": 0, "card": None}]
+    assert moves == [{"type": "draw", "player": 0, "card": None, "table_fills": ["card"]}]
     verdict = _post(client, match, 0, moves[0], etag)
     assert verdict.status_code == 200
     body = verdict.get_json()
@@ -71,7 +71,7 @@ def test_scratch_and_catch_table_pile_card_listed_as_null_is_card_required(clien
     match, etag = _create(client, "scratch-and-catch", options=TABLE)
     moves, etag = _legal(client, match, 0)
     pile = next(m for m in moves if m.get("source") == "pile")
-    assert pile["card"] is None
+    assert pile["card"] is None and pile["table_fills"] == ["card"]
     body = _post(client, match, 0, pile, etag).get_json()
     assert body["legal"] is False and [v["code"] for v in body["violations"]] == ["CARD_REQUIRED"]
 
@@ -92,6 +92,30 @@ def test_call_of_katulhu_table_reveal_listed_with_a_null_cat_is_cat_required(cli
     the listed reveal {"cat": null} posted back is the violation CAT_REQUIRED."""
     match, etag = _create(client, "call-of-katulhu", options=TABLE)
     moves, etag = _legal(client, match, 0)
-    assert moves and all(m == {"type": "reveal", "player": 0, "cat": None} for m in moves)
+    assert moves and all(m == {"type": "reveal", "player": 0, "cat": None, "table_fills": ["cat"]} for m in moves)
     body = _post(client, match, 0, moves[0], etag).get_json()
     assert body["legal"] is False and [v["code"] for v in body["violations"]] == ["CAT_REQUIRED"]
+
+
+def test_catatac_table_moves_name_what_the_table_fills_in_and_nothing_else():
+    """CATATAC at a table, Countering a Stash: White stashed, Black's seat 1 answers holding
+    !Stop! 1 (Enemy Possession: counter, then coin flip). Its counter is listed once per coin
+    face, the face being what the table names; the decline that lets the stash succeed leaves
+    the points card taken null for the table to name, per face of the coin flipped after it
+    (Stash Attempt). A null pair, block or order is a choice not taken: never in table_fills."""
+    from referee.games import GAMES
+    from referee.games.catatac import cards as C
+    state = build([["P1-1"], ["stop-1"]], ["P8-4"], ("white_hideout", "white"), turn=1, phase="answer",
+                  stash={"clan": "white", "by": 0, "next": 1, "answer": [1]}, chance="table",
+                  points_deck=sorted(C.POINTS_IDS))
+    moves = GAMES["catatac"].seat_moves(state, 1)
+    counters = [m for m in moves if m["type"] == "play" and m["block"] is not None]
+    assert sorted(m["coins"][0] for m in counters) == ["black", "white"]
+    assert all(m["table_fills"] == ["coins"] for m in counters)
+    declines = [m for m in moves if m["type"] == "decline"]
+    assert sorted(m["coins"][0] for m in declines) == ["black", "white"]
+    assert all(m["points_card"] is None and m["table_fills"] == ["points_card", "coins"] for m in declines)
+    # Playing a Card with No Effect: a 1 on an 8 makes no pair and has no block; nothing to name.
+    playing = build([["P1-1"], ["P2-1"]], ["P8-4"], chance="table")
+    assert GAMES["catatac"].seat_moves(playing, 0) == [
+        {"type": "play", "player": 0, "card": "P1-1", "pair": None, "block": None, "order": None}]

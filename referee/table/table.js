@@ -669,14 +669,12 @@
     await refresh();
   }
 
-  // The fields of a listed move that the table names. With unseen hands the move says so in
-  // ``table_fills`` (a kind or coin face it lists is already named; a null there is asked);
-  // otherwise a null at a table game is such a value.
+  // The fields of a listed move the table still has to name: those of ``table_fills`` left
+  // null (a card kind or coin face it lists is already named). Any other null is a choice
+  // not taken (CATATAC's pair, block, order), never asked.
   function tableFields(move) {
-    if (Array.isArray(move.table_fills)) {
-      return move.table_fills.filter((name) => move[name] === null || move[name] === undefined);
-    }
-    return Object.keys(move).filter((name) => move[name] === null);
+    if (!Array.isArray(move.table_fills)) return [];
+    return move.table_fills.filter((name) => move[name] === null || move[name] === undefined);
   }
 
   function isTableChance() {

@@ -340,3 +340,32 @@ def test_with_unseen_hands_a_listed_kind_is_played_at_once_and_nothing_unused_is
         assert watch.errors == []
     finally:
         context.close()
+
+
+def test_at_a_catatac_table_a_play_is_sent_at_once_and_the_refill_card_is_asked(service_url, browser):
+    # CATATAC at a table: a listed play names its card, pair, block and order (null: not used),
+    # so it is sent as it is; the refill then asks which card was drawn (3. Refilling Your Hand).
+    created = http_json(f"{service_url}/v1/matches", {"game": "catatac", "players": 2, "seed": SEED,
+                                                     "options": {"chance": "table"}})
+    match_id, secret = created["id"], created["seats"][0]["secret"]
+
+    context, page, watch = open_table(browser, service_url, PHONE)
+    try:
+        page.fill("#join-match", match_id)
+        page.fill("#join-secret", secret)
+        page.click("#join-form button[type=submit]")
+        reached(page, 0)
+        texts = page.locator("#moves button.move").all_inner_texts()
+        assert texts and not [text for text in texts if "?" in text], texts
+        listed = page.eval_on_selector_all("#moves button.move", "buttons => buttons.map(b => JSON.parse(b.dataset.move))")
+        index = next(i for i, move in enumerate(listed) if move["pair"] is None and move["block"] is None)
+        page.locator(f"#moves button.move[data-index='{index}']").click()
+        reached(page, 1, verdict=True)
+        assert page.locator("#picker").count() == 0
+        draw = page.locator("#moves button.move")
+        assert draw.count() == 1 and "?" in draw.inner_text()
+        draw.click()
+        assert page.locator("#picker input[data-field]").evaluate_all("inputs => inputs.map(i => i.dataset.field)") == ["card"]
+        assert watch.errors == []
+    finally:
+        context.close()

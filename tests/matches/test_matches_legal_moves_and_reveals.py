@@ -29,7 +29,7 @@ def test_table_cards_hidden_from_the_seat_are_null(mclient):
     match = create(mclient, players=2, options={"chance": "table"}).get_json()
     secret0 = match["seats"][0]["secret"]
     moves = mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=0", headers=bearer(secret0)).get_json()["moves"]
-    assert {"type": "play", "player": 0, "source": "pile", "card": None} in moves
+    assert {"type": "play", "player": 0, "source": "pile", "card": None, "table_fills": ["card"]} in moves
     assert len(moves) == 5   # the pile's cards are not listed to the seat: it names the card it sees
 
 

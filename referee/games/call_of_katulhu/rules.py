@@ -51,6 +51,7 @@ from referee.engine.rng import Rng
 from referee.games.call_of_katulhu import cards as C
 
 GAME_ID = "call-of-katulhu"
+TABLE_FILLS = "table_fills"   # a match's legal-moves at a table: the fields the table names
 
 # Rulebook sections, as headed in the English rulebook (also msgids for translation).
 SETUP = "Setup"
@@ -424,10 +425,10 @@ class CallOfKatulhu(Game):
 
     def seat_moves(self, state: State, seat: int) -> list[dict]:
         """The moves of ``seat`` now, as it can know them: with table chance the cat turned up
-        is null (the table names it), listed once."""
+        is null (the table names it, ``table_fills`` says so), listed once."""
         moves = [move for move in self.legal_moves(state) if move["player"] == seat]
         if state["phase"] == "reveal":
-            return [{"type": "reveal", "player": seat, "cat": None}] if moves else []
+            return [{"type": "reveal", "player": seat, "cat": None, TABLE_FILLS: ["cat"]}] if moves else []
         return moves
 
     def apply(self, state: State, move: dict) -> tuple[State, list[dict]]:

@@ -132,6 +132,9 @@ class CallOfKatulhuMove(Schema):
         "description": "discard and reveal only (required; absent for place): discard: a cat id on the table; "
                        "reveal: the cat id turned up from the cat deck (null as a match's legal-moves lists it: "
                        "the violation CAT_REQUIRED until the table names it)"})
+    table_fills = fields.List(fields.String(validate=validate.OneOf(("cat",))), metadata={
+        "description": "set by a match's legal-moves at a table game: the fields the table fills in with what it "
+                       "sees (a reveal's cat); ignored when judging"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):

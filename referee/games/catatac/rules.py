@@ -1326,18 +1326,20 @@ class Catatac(Game):
 
     def seat_moves(self, state: State, seat: int) -> list[dict]:
         """The moves of ``seat`` now, as it can know them: with table chance the refill card
-        and the points card taken are null (the table names them), each move listed once."""
+        and the points card taken are null (the table names them), each move listed once, and
+        ``table_fills`` names the fields the table fills in (a null pair, block or order is a
+        choice: not used)."""
         moves = [move for move in self.legal_moves(state) if move["player"] == seat]
         if state["options"]["chance"] != "table":
             return moves
         shown: dict[tuple, dict] = {}
         for move in moves:
             if move["type"] == "draw":
-                move = dict(move, card=None)
+                move = dict(move, card=None, **{TABLE_FILLS: ["card"]})
             elif "points_card" in move:
-                move = dict(move, points_card=None)
-                if _unseen(state):
-                    move[TABLE_FILLS] = ["points_card", "coins"]
+                move = dict(move, points_card=None, **{TABLE_FILLS: ["points_card", "coins"]})
+            elif TABLE_FILLS not in move and "coins" in move:
+                move = dict(move, **{TABLE_FILLS: ["coins"]})
             shown.setdefault(_move_key(move), move)
         return list(shown.values())
 

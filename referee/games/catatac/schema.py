@@ -342,8 +342,10 @@ class CatatacMove(Schema):
                        "POINTS_CARD_REQUIRED; seeded: optional, checked against the top of the points deck); absent "
                        "or null otherwise"})
     table_fills = fields.List(fields.String(validate=validate.OneOf(("card", "coins", "points_card"))), metadata={
-        "description": "set by legal-moves with unseen hands: the fields the table fills in with what it sees (the "
-                       "move is listed once per card kind, coin face or points card it may be); ignored when judging"})
+        "description": "set by a match's legal-moves at a table game (and by legal-moves with unseen hands): the "
+                       "fields the table fills in with what it sees (null: name it; a null pair, block or order is "
+                       "not one: it is not used); the move is listed once per coin face and, with unseen hands, per "
+                       "card kind it may be; ignored when judging"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):

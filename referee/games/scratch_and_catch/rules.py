@@ -549,19 +549,20 @@ class ScratchAndCatch(Game):
 
     def seat_moves(self, state: State, seat: int) -> list[dict]:
         """The moves of ``seat`` (empty unless it is to act), as it can know them: with table
-        chance the card taken from the pile is null (the table names it), listed once."""
+        chance the card taken from the pile is null (the table names it, ``table_fills``
+        says so), listed once."""
         if state["finished"] or state["turn"]["player"] != seat:
             return []
         if _unseen(state):
             return self._unseen_moves(state, seat)
         if state["turn"]["step"] == "refill":
-            return [{"type": "draw", "player": seat, "card": None}]
+            return [{"type": "draw", "player": seat, "card": None, TABLE_FILLS: ["card"]}]
         moves = [{"type": "play", "player": seat, "source": "hand", "card": card}
                  for card in state["players"][seat]["hand"]]
         if state["draw_pile"]:
             pile_play = {"type": "play", "player": seat, "source": "pile"}
             if state["options"]["chance"] == "table":
-                pile_play["card"] = None
+                pile_play.update({"card": None, TABLE_FILLS: ["card"]})
             moves.append(pile_play)
         return moves
 

@@ -138,8 +138,9 @@ class ScratchAndCatchMove(Schema):
                        "with seeded chance. A match's legal-moves shows such cards as null: name what you see. "
                        "With unseen hands: the kind of the card played, e.g. C5 (an id counts as its kind)"})
     table_fills = fields.List(fields.String(validate=validate.OneOf(("card",))), metadata={
-        "description": "set by legal-moves with unseen hands: the fields the table fills in with what it sees "
-                       "(the move is listed once per card kind it may be); ignored when judging"})
+        "description": "set by a match's legal-moves at a table game (and by legal-moves with unseen hands): the "
+                       "fields the table fills in with what it sees (null: name it; with unseen hands the move is "
+                       "listed once per card kind it may be); ignored when judging"})
 
     @validates_schema
     def _fields_of_type(self, data, **kwargs):
