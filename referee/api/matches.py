@@ -49,6 +49,8 @@ MAX_KEY_LENGTH = 255
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SECURITY_SCHEME = "SeatSecret"
+# Fields legal-moves adds to a listed move for the caller; ignored when judging, so not logged.
+_LISTING_ONLY = ("table_fills",)
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches: stored snapshots that advance one legal move at a time")
@@ -480,6 +482,8 @@ def post_move(body, match_id):
         version, meta, state, state_before = snap.version, json.loads(snap.meta), None, snap.state
     game = GAMES[meta["game"]]
     move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
+    for name in _LISTING_ONLY:
+        move.pop(name, None)
     seat = move["player"]
     _require_seat(meta, seat, "/move/player")
     if malformed is not None:

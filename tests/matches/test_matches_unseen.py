@@ -53,7 +53,7 @@ def test_a_table_app_follows_a_whole_match_entering_only_face_up_cards(mclient):
     match = created.get_json()
     match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
     assert match["state"]["line"][0] == {"value": 2, "cards": ["C2"]}
-    version = 0
+    version, posted = 0, []
     while True:
         state = mclient.get(f"/v1/matches/{match_id}").get_json()["state"]
         if state["finished"]:
@@ -66,6 +66,7 @@ def test_a_table_app_follows_a_whole_match_entering_only_face_up_cards(mclient):
         answer = mclient.post(f"/v1/matches/{match_id}/moves", json={"move": move},
                               headers={**auth, "If-Match": f'"{version}"'})
         assert answer.status_code == 200 and answer.get_json()["legal"], answer.get_json()
+        posted.append(move)
         version += 1
         views = [mclient.get(f"/v1/matches/{match_id}?seat={s}",
                              headers={"Authorization": f"Bearer {secrets[s]}"}).get_json()["state"]
@@ -73,6 +74,8 @@ def test_a_table_app_follows_a_whole_match_entering_only_face_up_cards(mclient):
         assert all(view["line"] == views[0]["line"] for view in views)
     log = mclient.get(f"/v1/matches/{match_id}/log").get_json()["entries"]
     assert len(log) == version and not any(entry["redacted"] for entry in log)
+    # The log keeps each move as judged: table_fills, a note of the listing, is not logged.
+    assert [entry["move"] for entry in log] == [{k: v for k, v in m.items() if k != "table_fills"} for m in posted]
     final = mclient.get(f"/v1/matches/{match_id}").get_json()
     assert final["outcome"]["finished"] and final["scores"]["players"]
     # Collected piles and fleas are public: the score sheet is worked out from the view.
