@@ -2,7 +2,8 @@
 
 Catalogs live in ``referee/locale/<lang>/LC_MESSAGES/<domain>.po``, one domain per game (its
 id), so that a game's words never translate another game's values. They are compiled in memory with Babel at first use, so a source
-checkout needs no build step. A msgid is the English text itself.
+checkout needs no build step. A msgid is the English text itself; an English catalog only
+names a game's identifiers in words (``enemy_possession`` -> "Enemy Possession").
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ def _compile(po_path: Path, language: str) -> gettext.GNUTranslations:
 @lru_cache(maxsize=None)
 def translations(language: str, domain: str | None = None) -> gettext.NullTranslations:
     """The catalog of ``language``: one domain (``<domain>.po``, a game id or ``referee``), or
-    all of them merged when ``domain`` is None. English, or a missing catalog: identity."""
+    all of them merged when ``domain`` is None. A missing catalog: identity."""
     folder = LOCALE_DIR / language / "LC_MESSAGES"
-    if language == DEFAULT_LANGUAGE or not folder.is_dir():
+    if not folder.is_dir():
         return gettext.NullTranslations()
     paths = [folder / f"{domain}.po"] if domain is not None else sorted(folder.glob("*.po"))
     merged: gettext.NullTranslations | None = None
@@ -51,8 +52,8 @@ def translations(language: str, domain: str | None = None) -> gettext.NullTransl
 
 def translate(msgid: str, language: str, domain: str | None = None) -> str:
     """``msgid`` in ``language`` from ``domain``'s catalog (all catalogs when None); the msgid
-    itself when there is no translation."""
-    if language == DEFAULT_LANGUAGE or not msgid:  # gettext("") is the catalog's header
+    itself when there is no translation (every English sentence)."""
+    if not msgid:  # gettext("") is the catalog's header
         return msgid
     return translations(language, domain).gettext(msgid)
 

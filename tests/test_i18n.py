@@ -29,6 +29,15 @@ def test_english_is_the_msgid_itself():
     assert translate("The game is over.", "ja") == "ゲームは終了しています。"
 
 
+def test_english_names_identifiers_with_the_rulebooks_words():
+    """Activating the Action Block: the condition is printed "Enemy Possession"; the spots are
+    the Black and White hideouts and alleys and the neutral alley (Setup)."""
+    assert translate("enemy_possession", "en", "catatac") == "Enemy Possession"
+    assert translate("neutral_alley", "en", "catatac") == "the neutral alley"
+    assert translate("white", "en", "catatac") == "white"
+    assert translate("enemy_possession", "en", "call-of-katulhu") == "enemy_possession"
+
+
 def test_a_game_catalog_does_not_translate_another_games_values():
     """CATATAC's catalog names the clan "white"; a Call of Katulhu value "white" stays as it is."""
     assert translate("white", "ja", "catatac") != "white"

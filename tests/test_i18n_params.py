@@ -87,10 +87,12 @@ def test_japanese_violation_messages_hold_no_raw_identifier(client):
             assert not re.search(r"[A-Za-z]{4,}", re.sub(r"[A-Za-z]+-[\w-]+|P\d-\d", "", message)), (code, message)
 
 
-def test_english_messages_keep_the_identifiers(client):
-    """The English message is unchanged: the identifiers are the contract's own words there."""
+def test_english_messages_use_the_rulebooks_words(client):
+    """English names a condition as the rulebook prints it ("Possession", "Enemy Possession",
+    Activating the Action Block), not by its identifier."""
     found = _find_violations()
     state, move = found["CONDITION_NOT_MET"]
     verdict = client.post("/v1/games/catatac/adjudicate", json={"state": state, "move": move}).get_json()
     message = next(v["message"] for v in verdict["violations"] if v["code"] == "CONDITION_NOT_MET")
-    assert re.search(r"\b(enemy_possession|possession)\b", message)
+    assert re.search(r"condition (Enemy Possession|Possession) of card", message), message
+    assert "_" not in message.replace(move["card"], "")

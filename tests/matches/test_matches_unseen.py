@@ -118,7 +118,7 @@ def test_the_readme_worked_example_a_disputed_capture(mclient):
     disputed = move(0, 0, play(0, "capture-4", block=block))
     assert not disputed["legal"] and disputed["version"] == 0
     assert disputed["violations"] == [{"code": "CONDITION_NOT_MET", "rule": "Activating the Action Block",
-                                       "message": "The activation condition enemy_possession of card capture-4 "
+                                       "message": "The activation condition Enemy Possession of card capture-4 "
                                                   "is not met."}]
     assert move(0, 0, play(0, "P4", pair={"action": "movement", "direction": "black"}))["legal"]
     stolen = move(1, 1, play(1, "capture-4", block=block))
