@@ -247,7 +247,7 @@ def test_a_disputed_capture():
 def test_a_card_from_an_empty_hand_and_a_kind_the_variant_lacks():
     """Kittens: only cards numbered 1 to 5 (rules notes); a seat with no card cannot play."""
     state = _table(kittens=True, discard="P2")
-    assert _codes(_play(state, 0, "P7")) == [("CARD_NOT_IN_DECK", "3. Refilling Your Hand")]
+    assert _codes(_play(state, 0, "P7")) == [("CARD_NOT_IN_GAME", "Setup")]
     state["players"][1]["hand"] = []
     state["paw_deck"].extend([None] * 6)
     GAME.check_state(state)
@@ -370,3 +370,10 @@ def test_an_alpha_card_is_played_once_and_only_from_its_clan_pile():
     assert _codes(again) == [("ALPHA_ALREADY_SEEN", "The Boosters")]
     assert again.violations[0].params == {"card": "manx"}
     assert "manx" not in {m["card"] for m in GAME.seat_moves(state, 2)}
+
+
+def test_a_seat_the_table_does_not_have():
+    """Setup: a 4-player table has seats 0 to 3; a move by seat 5 is not a turn question."""
+    verdict = _play(_table(), 5, "P3")
+    assert _codes(verdict) == [("NO_SUCH_PLAYER", "Setup")]
+    assert verdict.violations[0].text() == "There is no player 5: the seats are 0 to 3."

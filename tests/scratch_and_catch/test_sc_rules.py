@@ -234,6 +234,9 @@ def test_game_progress_players_take_turns_clockwise():
     assert verdict.violations[0].rule == "Game Progress"
     state = play(play(state, 0, "C1-1").state, 0, "C1-2").state
     assert state["turn"]["player"] == 1
+    absent = play(state, 3, "C2-1")   # a 3-player table: seats 0 to 2 (Setup)
+    assert [(v.code, v.rule) for v in absent.violations] == [("NO_SUCH_PLAYER", "Setup")]
+    assert absent.violations[0].text() == "There is no player 3: the seats are 0 to 2."
 
 
 def test_game_progress_card_must_be_in_hand():

@@ -116,6 +116,7 @@ BOOSTERS_OPTION = "boosters"  # written only when at least one booster is in pla
 MESSAGES: dict[str, tuple[str, str]] = {
     "GAME_OVER": ("The game is over.", END),
     "NOT_YOUR_TURN": ("It is player {turn}'s turn, not player {player}'s.", TURN),
+    "NO_SUCH_PLAYER": ("There is no player {player}: the seats are 0 to {last}.", SETUP),
     "STASH_PENDING": ("A stash attempt is pending: player {turn} must counter it or decline.", COUNTER),
     "NO_STASH_TO_ANSWER": ("There is no stash attempt to answer.", COUNTER),
     "REFILL_PENDING": ("Player {turn} must first refill their hand to 6 cards.", REFILL),
@@ -155,6 +156,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "REPLAY_PENDING": ("Player {turn} must first play another card (Replay).", BOOSTERS),
     "REPLAY_NOTHING_TO_PLAY": ("Replay of card {card} needs another card to play at once, and none would be left.", BOOSTERS),
     "HAND_EMPTY": ("Player {player} has no card in hand.", PLAY),
+    "CARD_NOT_IN_GAME": ("This game has no card {card}: the variant and boosters in play decide its paw cards.", SETUP),
     "CARD_ALREADY_SEEN": ("No {kind} can still be unseen: the game has {count}, all face up on the discard pile.", PLAY),
     "REFILL_UNSEEN": ("With unseen hands the refill only changes the hand sizes: there is no draw move.", REFILL),
     "ALPHA_ALREADY_SEEN": ("Alpha card {card} cannot still be face down: it is face up on the discard pile.", BOOSTERS),
@@ -1353,6 +1355,8 @@ class Catatac(Game):
                     raise _illegal("SEEDED_CHANCE", field=field)
         turn = state["turn"]
         seat, kind = move["player"], move["type"]
+        if not 0 <= seat < len(state["players"]):
+            raise _illegal("NO_SUCH_PLAYER", player=seat, last=len(state["players"]) - 1)
         phase = turn["phase"]
         if phase == "refill":
             if seat != turn["player"]:
@@ -1507,7 +1511,7 @@ class Catatac(Game):
         kind = C.kind_of(card)
         count = C.kind_counts(state["options"]["kittens"], _boosters(state["options"])).get(kind, 0)
         if count == 0:
-            raise _illegal("CARD_NOT_IN_DECK", card=kind)
+            raise _illegal("CARD_NOT_IN_GAME", card=kind)
         if state["discard"].count(kind) >= count:
             raise _illegal("CARD_ALREADY_SEEN", kind=kind, count=count)
         return kind

@@ -64,6 +64,7 @@ MAX_FLEAS = 10_000
 MESSAGES = {
     "GAME_OVER": ("The game is over.", END),
     "NOT_YOUR_TURN": ("It is player {turn}'s turn, not player {player}'s.", PROGRESS),
+    "NO_SUCH_PLAYER": ("There is no player {player}: the seats are 0 to {last}.", SETUP),
     "REFILL_PENDING": ("Draw cards until you have 4 cards in hand before the turn passes.", PROGRESS),
     "NOT_REFILLING": ("Cards are drawn only at the end of your turn, after your 2 cards.", PROGRESS),
     "REFILL_IS_AUTOMATIC": ("With the seeded generator the refill is drawn for you; draw moves are for table games.", PROGRESS),
@@ -585,6 +586,8 @@ class ScratchAndCatch(Game):
             raise Illegal(_violation("GAME_OVER"))
         seat = move["player"]
         turn = state["turn"]
+        if not 0 <= seat < len(state["players"]):
+            raise Illegal(_violation("NO_SUCH_PLAYER", player=seat, last=len(state["players"]) - 1))
         if seat != turn["player"]:
             raise Illegal(_violation("NOT_YOUR_TURN", turn=turn["player"], player=seat))
         kind = move["type"]
