@@ -46,6 +46,8 @@ def test_docs_page_uses_only_local_assets():
     # itself is rendered in a real browser by tests/browser/test_docs_page.py.
     bundle = client.get("/docs/assets/swagger-ui-bundle.js").get_data(as_text=True)
     assert "3.1" in bundle and client.get("/favicon.ico").status_code == 200
+    slash = client.get("/docs/")
+    assert slash.status_code == 308 and slash.headers["Location"].endswith("/docs")
 
 
 @schema.parametrize()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import flask_swagger_ui
-from flask import Blueprint as FlaskBlueprint, current_app, send_from_directory
+from flask import Blueprint as FlaskBlueprint, current_app, redirect, send_from_directory
 
 from referee.api import examples
 from referee.api.games import json_response
@@ -54,6 +54,11 @@ def contract_blueprint(yaml_text) -> FlaskBlueprint:
         if meaning is None:
             return problem_response(404, f"No problem type {slug!r}.")
         return json_response({"type": f"/problems/{slug}", "description": meaning})
+
+    @blp.get("/docs/")
+    def docs_with_slash():
+        # The page lives at /docs; a typed or linked /docs/ finds it too.
+        return redirect("/docs", 308)
 
     @blp.get("/docs/assets/<path:filename>")
     def docs_assets(filename):

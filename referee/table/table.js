@@ -192,7 +192,7 @@
   const page = {
     language: "en",
     games: [],          // GET /v1/games
-    catalogues: {},     // game id -> every card/cat id of its catalogue (pickers)
+    catalogues: {},     // game id -> {catalogue key -> the card/cat ids and kinds under it} (pickers)
     current: null,      // {id, seat (null: spectator), secret}
     match: null,        // the last match answer
     moves: null,        // the last legal-moves answer
@@ -688,17 +688,16 @@
     // At a table game a value only the table shows is null: ask for it.
     const old = $("picker");
     if (old) old.remove();
-    const list = "picker-ids";
     const inputs = missing.map((name) => {
       const id = "pick-" + name;
+      const list = "picker-ids-" + name;
       return el("div", { class: "field" },
         el("label", { for: id, text: `${humanise(name)} ${t("moves.empty")}` }),
-        el("input", { id, "data-field": name, type: "text", list, autocomplete: "off", spellcheck: "false" }));
+        el("input", { id, "data-field": name, type: "text", list, autocomplete: "off", spellcheck: "false" }),
+        el("datalist", { id: list }, suggestions(page.match.game, name).map((value) => el("option", { value }))));
     });
-    const ids = page.catalogues[page.match.game] || [];
     const picker = el("div", { id: "picker", class: "picker", role: "group", "aria-label": t("moves.fill") },
       el("strong", { text: t("moves.fill") + ": " + describeMove(move, true) }),
-      el("datalist", { id: list }, ids.map((value) => el("option", { value }))),
       inputs,
       el("div", { class: "actions" },
         el("button", { type: "button", class: "primary", text: t("moves.send"), onclick: () => {
@@ -733,18 +732,35 @@
 
   async function loadCatalogue(game) {
     if (page.catalogues[game]) return;
-    page.catalogues[game] = [];
+    page.catalogues[game] = {};
     const result = await api(`/v1/games/${encodeURIComponent(game)}`, { headers: headers() }).catch(() => null);
     if (!result || !result.ok) return;
-    const ids = new Set();
-    (function walk(value) {
-      if (Array.isArray(value)) value.forEach(walk);
-      else if (value && typeof value === "object") {
-        if (typeof value.id === "string") ids.add(value.id);
-        Object.values(value).forEach(walk);
-      }
-    })(result.body.catalogue);
-    page.catalogues[game] = Array.from(ids);
+    const byKey = {};
+    for (const [key, part] of Object.entries(result.body.catalogue || {})) {
+      const ids = new Set();
+      (function walk(value) {
+        if (Array.isArray(value)) value.forEach(walk);
+        else if (value && typeof value === "object") {
+          for (const name of ["id", "kind"]) if (typeof value[name] === "string") ids.add(value[name]);
+          Object.values(value).forEach(walk);
+        }
+      })(part);
+      byKey[key] = Array.from(ids);
+    }
+    page.catalogues[game] = byKey;
+  }
+
+  // The catalogue parts a field of a move names (a points card is never a paw card).
+  const FIELD_CATALOGUE = {
+    points_card: ["points_cards"],
+    cat: ["cats"],
+    card: ["paw_cards", "alpha_cards", "cards", "kinds"],
+  };
+
+  function suggestions(game, field) {
+    const byKey = page.catalogues[game] || {};
+    const keys = FIELD_CATALOGUE[field] || Object.keys(byKey);
+    return Array.from(new Set(keys.flatMap((key) => byKey[key] || [])));
   }
 
   // -- rendering -------------------------------------------------------------------------

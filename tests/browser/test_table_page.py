@@ -366,6 +366,10 @@ def test_at_a_catatac_table_a_play_is_sent_at_once_and_the_refill_card_is_asked(
         assert draw.count() == 1 and "?" in draw.inner_text()
         draw.click()
         assert page.locator("#picker input[data-field]").evaluate_all("inputs => inputs.map(i => i.dataset.field)") == ["card"]
+        # The suggestions for a drawn card are paw cards, never points cards (green, blue...).
+        page.wait_for_function("document.querySelectorAll('#picker datalist option').length > 50")
+        offered = set(page.locator("#picker datalist option").evaluate_all("options => options.map(o => o.value)"))
+        assert {"P1-1", "capture-4", "joker-1"} <= offered and not {"green", "blue", "multicolour"} & offered
         assert watch.errors == []
     finally:
         context.close()
