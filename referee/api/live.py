@@ -106,14 +106,48 @@ def sse(event: str, data: Any, event_id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+class SlotStream:
+    """An iterable answer body that holds one waiting slot (taken by the caller) and gives it
+    back once, when the server closes the body: after the last chunk, when the client went
+    away, or before the first chunk (a HEAD request, whose body is never iterated; a generator
+    closed before it started would never run its ``finally``)."""
+
+    def __init__(self, chunks: Iterator[str], slots: WaitingSlots):
+        self._chunks = chunks
+        self._slots = slots
+        self._held = True
+
+    def __iter__(self) -> "SlotStream":
+        return self
+
+    def __next__(self) -> str:
+        return next(self._chunks)
+
+    def close(self) -> None:
+        """Stop the stream and give its slot back (the WSGI server calls it; idempotent)."""
+        if self._held:
+            self._held = False
+            try:
+                close = getattr(self._chunks, "close", None)
+                if close is not None:
+                    close()
+            finally:
+                self._slots.release()
+
+
 def event_stream(store, game: Game, match_id: str, after: int, render: Callable[[list[dict]], list[dict]],
-                 finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots) -> Iterator[str]:
+                 finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots) -> SlotStream:
     """The text/event-stream of a match from version ``after`` on: one ``move`` event per
     applied move (``id:`` its version, ``data:`` the log entry as ``render`` shows it to the
     reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
     match expired, ``unavailable`` when the store stops answering (the client reconnects with
-    Last-Event-ID). Holds one waiting slot until it ends (taken by the caller)."""
+    Last-Event-ID). Holds one waiting slot (taken by the caller) until it is closed."""
+    return SlotStream(_events(store, match_id, after, render, finished, heartbeat), slots)
+
+
+def _events(store, match_id: str, after: int, render: Callable[[list[dict]], list[dict]],
+            finished: Callable[[dict], dict | None], heartbeat: float) -> Iterator[str]:
     try:
         yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
         last = after
@@ -135,5 +169,3 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Callable[
                 yield ": heartbeat\n\n"
     except StoreUnavailable:
         yield sse("unavailable", {"detail": "the match store does not answer; reconnect to resume"})
-    finally:
-        slots.release()
