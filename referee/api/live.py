@@ -19,9 +19,8 @@ from typing import Any, Callable, Iterator
 
 from referee.api.problems import ProblemError
 from referee.engine.core import Game
-from referee.store import MAX_WAIT_SECONDS, StoreUnavailable
+from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
-DEFAULT_MAX_WAITING = 1000
 DEFAULT_HEARTBEAT_SECONDS = 15.0
 RETRY_AFTER_SECONDS = 1
 RECONNECT_MILLISECONDS = 1000
@@ -63,7 +62,7 @@ class WaitingSlots:
 
 def slots_from_env(environ=os.environ) -> WaitingSlots:
     """REFEREE_MAX_WAITING (default 1000): waiting requests per worker process."""
-    return WaitingSlots(int(environ.get("REFEREE_MAX_WAITING", "") or DEFAULT_MAX_WAITING))
+    return WaitingSlots(max_waiting_from_env(environ))
 
 
 def heartbeat_from_env(environ=os.environ) -> float:

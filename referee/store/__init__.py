@@ -16,6 +16,8 @@ Configuration (environment, read by :func:`store_from_env`):
 - ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout of one attempt (default 0.25);
 - ``REFEREE_STORE_DEADLINE_SECONDS``: the time one request may spend on the store, every
   call and retry included (default 0.3); past it the request is answered 503.
+- ``GUNICORN_WORKER_CONNECTIONS`` (default 1000) and ``REFEREE_MAX_WAITING`` (default 1000):
+  the Redis store's connections per process, for requests and for waiting requests.
 
 Every store method raises :class:`StoreUnavailable` when the backing service does not
 answer; the HTTP layer turns it into 503 with ``Retry-After``.
@@ -31,6 +33,8 @@ DEFAULT_TTL_SECONDS = 7 * 24 * 3600
 DEFAULT_SOCKET_TIMEOUT = 0.25
 DEFAULT_DEADLINE = 0.3
 MAX_WAIT_SECONDS = 30          # the longest a request may wait for a match to change (Prefer: wait)
+DEFAULT_MAX_WAITING = 1000     # requests of one process that may wait for a move at once
+DEFAULT_MAX_CONNECTIONS = 1000  # requests one gevent worker serves at once (GUNICORN_WORKER_CONNECTIONS)
 
 
 class StoreUnavailable(Exception):
@@ -106,6 +110,12 @@ class Store(Protocol):
         """``{"kind", "ok", ...}``; never raises."""
 
 
+def max_waiting_from_env(environ: Mapping[str, str] = os.environ) -> int:
+    """REFEREE_MAX_WAITING (default 1000): requests of one process that may wait at once
+    (long-polls, event streams); the Redis store keeps a connection for each."""
+    return int(environ.get("REFEREE_MAX_WAITING", "") or DEFAULT_MAX_WAITING)
+
+
 def ttl_from_env(environ: Mapping[str, str]) -> int:
     """REFEREE_MATCH_TTL_SECONDS (default 7 days); must be a positive integer."""
     raw = environ.get("REFEREE_MATCH_TTL_SECONDS", "").strip()
@@ -132,4 +142,6 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
     deadline = float(environ.get("REFEREE_STORE_DEADLINE_SECONDS", "") or DEFAULT_DEADLINE)
     if timeout <= 0 or deadline <= 0:
         raise ValueError("REDIS_SOCKET_TIMEOUT_SECONDS and REFEREE_STORE_DEADLINE_SECONDS must be positive")
-    return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout, deadline=deadline)
+    connections = int(environ.get("GUNICORN_WORKER_CONNECTIONS", "") or DEFAULT_MAX_CONNECTIONS)
+    return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout, deadline=deadline,
+                      max_waiting=max_waiting_from_env(environ), max_connections=connections)

@@ -25,6 +25,13 @@ recognises its own earlier run: a commit carries a token made once per :meth:`co
 and stored with the version it created; a second run finds the token and answers that
 version instead of "stale".
 
+Connections: each request holds at most one connection of the client at a time, from a pool
+of ``max_connections`` per process (per node of a cluster): as many as the requests a gevent
+worker serves at once (GUNICORN_WORKER_CONNECTIONS), so a burst of requests on one worker is
+not mistaken for an outage (a request finding every connection busy would wait for one, at
+most a socket timeout). Requests waiting for a move (``XREAD BLOCK``) use a second client
+whose pool holds one connection per waiting slot (``max_waiting``, REFEREE_MAX_WAITING).
+
 The client is created on first use (``RedisCluster`` connects in its constructor), so the
 service starts while Redis is down. Every failure to reach Redis raises
 :class:`referee.store.StoreUnavailable`.
@@ -44,8 +51,8 @@ from redis.exceptions import ClusterError, ConnectionError as RedisConnectionErr
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
-from referee.store import (DEFAULT_DEADLINE, DEFAULT_SOCKET_TIMEOUT, DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS,
-                           Commit, Snapshot, StoreUnavailable)
+from referee.store import (DEFAULT_DEADLINE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_WAITING, DEFAULT_SOCKET_TIMEOUT,
+                           DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS, Commit, Snapshot, StoreUnavailable)
 from referee.store.deadline import deadline_for, renew_budget
 
 RETRIES = 2
@@ -126,8 +133,11 @@ class RedisStore:
 
     def __init__(self, url: str, *, cluster: bool = False, ttl: int = DEFAULT_TTL_SECONDS,
                  socket_timeout: float = DEFAULT_SOCKET_TIMEOUT, retries: int = RETRIES,
-                 deadline: float = DEFAULT_DEADLINE):
+                 deadline: float = DEFAULT_DEADLINE, max_waiting: int = DEFAULT_MAX_WAITING,
+                 max_connections: int = DEFAULT_MAX_CONNECTIONS):
         self.url = url
+        self.max_waiting = max_waiting
+        self.max_connections = max_connections
         self.cluster = cluster
         self.kind = "redis-cluster" if cluster else "redis"
         self.ttl = ttl
@@ -144,12 +154,17 @@ class RedisStore:
     # -- connection ------------------------------------------------------------------------
 
     def _connect(self) -> Any:
+        # As many connections as the worker has requests at once, each request holding at most
+        # one (redis-py's default pool of 100 raises "Too many connections" at the 101st);
+        # a blocking pool, so that even then a request waits for one rather than failing.
         options = dict(decode_responses=True, socket_timeout=self.socket_timeout,
-                       socket_connect_timeout=self.socket_timeout,
-                       retry=Retry(NoBackoff(), 0))
+                       socket_connect_timeout=self.socket_timeout, retry=Retry(NoBackoff(), 0),
+                       max_connections=self.max_connections, timeout=self.socket_timeout)
         if self.cluster:
-            return redis.RedisCluster.from_url(self.url, **options)
-        return redis.Redis.from_url(self.url, health_check_interval=30, **options)
+            return redis.RedisCluster.from_url(self.url, connection_pool_class=redis.BlockingConnectionPool,
+                                               **options)
+        pool = redis.BlockingConnectionPool.from_url(self.url, health_check_interval=30, **options)
+        return redis.Redis(connection_pool=pool)
 
     def client(self) -> Any:
         """The client, created on first use and again after a fork. Raises StoreUnavailable."""
@@ -201,8 +216,10 @@ class RedisStore:
         with self._lock:
             if self._blocking is None or self._blocking_pid != pid:
                 timeout = MAX_WAIT_SECONDS + WAIT_MARGIN_SECONDS
+                # One connection per waiting slot: each waiting request holds one for its wait.
                 options = dict(decode_responses=True, socket_timeout=timeout,
-                               socket_connect_timeout=self.socket_timeout)
+                               socket_connect_timeout=self.socket_timeout, retry=Retry(NoBackoff(), 0),
+                               max_connections=self.max_waiting)
                 try:
                     self._blocking = (redis.RedisCluster.from_url(self.url, **options) if self.cluster
                                       else redis.Redis.from_url(self.url, **options))
