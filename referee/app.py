@@ -20,7 +20,7 @@ from referee.api.meta import contract_blueprint, health_blp
 from referee.api.request_ids import echo_request_id, take_request_id
 from referee.api.schemas import Problem, one_of_schemas
 from referee.api.table_page import table_blueprint
-from referee.api.transport import read_chunked_body
+from referee.api.transport import read_body
 from referee.games import GAMES
 from referee.store.deadline import close_budget, open_budget
 
@@ -87,7 +87,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(open_budget)  # one store deadline per request (referee/store/deadline.py)
     app.teardown_request(lambda _error: close_budget())
     metrics.instrument(app)
-    app.before_request(lambda: read_chunked_body(app))
+    app.before_request(lambda: read_body(app))
     app.after_request(echo_request_id)
     enable_cors(app)
     api = RefereeApi(app)

@@ -1,51 +1,115 @@
-"""Request bodies sent with ``Transfer-Encoding: chunked``: read whole, within the body limit.
+"""Request bodies: read whole before any view, within the body limit and the body deadline.
 
-gunicorn decodes the chunks while the application reads; a malformed chunk raises in the
-middle of that read (once a 500), and werkzeug cuts a chunked body silently at the limit
-(once a 400 "not valid JSON" for a body that was only too large). Reading the body here,
-before any view, makes both cases the problems a ``Content-Length`` body gets: 400 for
-malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. (The server then discards the rest of
-the body, or closes the connection when the chunking is broken.)
+- **Body deadline.** Under gevent workers a client that sends its body a byte now and then
+  costs a greenlet and a connection of the worker for as long as it likes; as many such
+  clients as the worker has connections (GUNICORN_WORKER_CONNECTIONS) stopped the service for
+  everyone. A body must now arrive within ``REFEREE_BODY_TIMEOUT_SECONDS`` (default 10), plus
+  one second for every ``BODY_MIN_RATE`` bytes received (a large body on a slow link); else
+  the answer is 408 problem+json and the connection is closed. (gunicorn bounds the request
+  head itself, by its keep-alive timeout.) Enforced with a gevent timeout when gevent has
+  patched the sockets; a sync worker serves one connection at a time and has gunicorn's own
+  worker timeout.
+- **Chunked bodies** (``Transfer-Encoding: chunked``): gunicorn decodes the chunks while the
+  application reads; a malformed chunk raised in the middle of that read (once a 500), and
+  werkzeug cut a chunked body silently at the limit (once a 400 "not valid JSON" for a body
+  that was only too large). Read here, both cases are the problems a ``Content-Length`` body
+  gets: 400 for malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. (The server then
+  discards the rest of the body, or closes the connection when the chunking is broken.)
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
+import socket
+import time
 
 from flask import Flask, Response, request
 
 from referee.api.problems import problem_response
 
-READ_SIZE = 64 * 1024
+READ_SIZE = 16 * 1024
+DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
+BODY_MIN_RATE = 16 * 1024   # bytes per second a slow body earns one more second with
+
+
+class _BodyTimeout(Exception):
+    """The body did not arrive within its deadline."""
+
+
+def body_timeout_from_env(environ=os.environ) -> float:
+    """REFEREE_BODY_TIMEOUT_SECONDS (default 10): the time a request body may take to arrive."""
+    return float(environ.get("REFEREE_BODY_TIMEOUT_SECONDS", "") or DEFAULT_BODY_TIMEOUT_SECONDS)
 
 
 def _chunked() -> bool:
     return "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
 
-def read_chunked_body(app: Flask) -> Response | None:
-    """A before-request hook: replaces a chunked body by the bytes it holds, or answers
-    400/413 problem+json."""
-    if not _chunked():
+def _timer(seconds: float):
+    """A timeout of the current greenlet when gevent drives the sockets (else none: a blocking
+    read of a real thread cannot be interrupted, and a sync worker has gunicorn's timeout)."""
+    try:
+        from gevent import Timeout, monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return contextlib.nullcontext()
+    if not monkey.is_module_patched("socket"):
+        return contextlib.nullcontext()
+    return Timeout(max(seconds, 0.001), _BodyTimeout)
+
+
+def _close_reading(environ: dict) -> None:
+    """Stop reading from this client: the server answers, then finds no next request and
+    closes the connection, instead of waiting for the rest of the body."""
+    sock = environ.get("gunicorn.socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RD)
+
+
+def read_body(app: Flask) -> Response | None:
+    """A before-request hook: replaces the request body by the bytes it holds, read within the
+    body deadline, or answers 408 (too slow), 400 (malformed chunking) or 413 (over the limit
+    of a chunked body) problem+json. A ``Content-Length`` over the limit is left to werkzeug's
+    413, without reading."""
+    chunked = _chunked()
+    length = request.content_length
+    limit = app.config.get("MAX_CONTENT_LENGTH")
+    if not chunked and (not length or (limit is not None and length > limit)):
         return None
     environ = request.environ
-    limit = app.config.get("MAX_CONTENT_LENGTH")
     stream = environ["wsgi.input"]
+    allowed = app.config.get("REFEREE_BODY_TIMEOUT_SECONDS", body_timeout_from_env())
+    started = time.monotonic()
     parts: list[bytes] = []
     size = 0
     try:
-        while True:
-            part = stream.read(READ_SIZE)
+        while chunked or size < length:
+            remaining = started + allowed + size / BODY_MIN_RATE - time.monotonic()
+            if remaining <= 0:
+                raise _BodyTimeout()
+            with _timer(remaining):
+                part = stream.read(READ_SIZE if chunked else min(READ_SIZE, length - size))
             if not part:
                 break
             parts.append(part)
             size += len(part)
-            if limit is not None and size > limit:
+            if chunked and limit is not None and size > limit:
                 return problem_response(413, f"The request body is larger than the limit of this service "
                                              f"({limit} bytes, REFEREE_MAX_BODY_BYTES).")
-    except Exception as error:  # noqa: BLE001 - the server's chunk parser raises its own types
-        return problem_response(400, f"The chunked request body is malformed ({type(error).__name__}).",
-                                title="Malformed chunked body")
+    except _BodyTimeout:
+        _close_reading(environ)
+        return problem_response(408, f"The request body did not arrive within {allowed:g} seconds "
+                                     "(REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received).",
+                                title="Request body too slow", slug="request-timeout")
+    except Exception as error:  # noqa: BLE001 - the server's body readers raise their own types
+        _close_reading(environ)
+        if chunked:
+            return problem_response(400, f"The chunked request body is malformed ({type(error).__name__}).",
+                                    title="Malformed chunked body")
+        return problem_response(400, f"The request body could not be read ({type(error).__name__}).",
+                                title="Unreadable body")
     data = b"".join(parts)
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))

@@ -73,3 +73,87 @@ def test_connections_are_kept_alive(tmp_path):
         connection.close()
     finally:
         server.stop()
+
+
+def test_a_body_trickled_past_the_body_deadline_is_answered_408(tmp_path):
+    """A body that does not arrive within REFEREE_BODY_TIMEOUT_SECONDS is answered 408
+    problem+json: a client trickling a byte now and then no longer holds a connection of the
+    worker for as long as it likes."""
+    server = start_gunicorn(tmp_path, REFEREE_BODY_TIMEOUT_SECONDS="1")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            sock.sendall(HEAD + b"{")
+            started = time.monotonic()
+            received = b""
+            sock.settimeout(0.2)
+            while b"\r\n\r\n" not in received and time.monotonic() - started < 4:
+                try:
+                    sock.send(b" ")
+                    part = sock.recv(65536)
+                    if not part:
+                        break
+                    received += part
+                except socket.timeout:
+                    continue
+            seconds = time.monotonic() - started
+        status_line = received.split(b"\r\n", 1)[0]
+        assert status_line.split()[1] == b"408", received
+        assert b"application/problem+json" in received and b"REFEREE_BODY_TIMEOUT_SECONDS" in received
+        assert 0.9 < seconds < 2.5, seconds
+    finally:
+        server.stop()
+
+
+def test_a_slow_body_within_the_deadline_is_judged(tmp_path):
+    """A body sent in parts, all within the body deadline, is read whole and judged."""
+    server = start_gunicorn(tmp_path, REFEREE_BODY_TIMEOUT_SECONDS="2")
+    try:
+        body = b'{"players": 2, "seed": "slow"}'
+        head = (b"POST /v1/games/scratch-and-catch/setup HTTP/1.1\r\nHost: referee\r\n"
+                b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            sock.sendall(head + body[:10])
+            time.sleep(0.5)
+            sock.sendall(body[10:20])
+            time.sleep(0.5)
+            sock.sendall(body[20:])
+            received = b""
+            while b"\r\n\r\n" not in received:
+                received += sock.recv(65536)
+        assert received.split(b"\r\n", 1)[0].split()[1] == b"200", received
+    finally:
+        server.stop()
+
+
+@pytest.mark.timing
+def test_clients_trickling_bodies_on_every_connection_do_not_take_the_service_down(tmp_path):
+    """As many trickling clients as the worker has connections: without a body deadline they
+    held all of them (and every later client waited forever); with it, they are answered 408
+    and the service answers again once the deadline has passed."""
+    server = start_gunicorn(tmp_path, GUNICORN_WORKER_CONNECTIONS="50", REFEREE_BODY_TIMEOUT_SECONDS="1",
+                            GUNICORN_ACCESS_LOG="")
+    stop = threading.Event()
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(50):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            sock.sendall(HEAD + b"{")
+            sockets.append(sock)
+
+        def trickle():
+            while not stop.is_set():
+                for sock in sockets:
+                    try:
+                        sock.send(b" ")
+                    except OSError:
+                        pass
+                stop.wait(0.2)
+        threading.Thread(target=trickle, daemon=True).start()
+        time.sleep(0.3)
+        status, seconds = timed_get(server.base + "/healthz")
+        assert status == 200 and seconds < 4.0, seconds
+    finally:
+        stop.set()
+        for sock in sockets:
+            sock.close()
+        server.stop()
