@@ -134,30 +134,38 @@ class SlotStream:
                 self._slots.release()
 
 
-def event_stream(store, game: Game, match_id: str, after: int, render: Callable[[list[dict]], list[dict]],
+Render = Callable[[list[dict], int], list[dict]]
+
+
+def event_stream(store, game: Game, match_id: str, after: int, render: Render,
                  finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots) -> SlotStream:
     """The text/event-stream of a match from version ``after`` on: one ``move`` event per
     applied move (``id:`` its version, ``data:`` the log entry as ``render`` shows it to the
     reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
     match expired, ``unavailable`` when the store stops answering (the client reconnects with
-    Last-Event-ID). Holds one waiting slot (taken by the caller) until it is closed."""
+    Last-Event-ID). Holds one waiting slot (taken by the caller) until it is closed.
+
+    ``render(records, after)``: the entries of ``records`` after version ``after``, as the
+    reader sees them; it is given the log once whole, then only the entries new since its last
+    call (so a move costs each stream its new entry, not the whole log again)."""
     return SlotStream(_events(store, match_id, after, render, finished, heartbeat), slots)
 
 
-def _events(store, match_id: str, after: int, render: Callable[[list[dict]], list[dict]],
+def _events(store, match_id: str, after: int, render: Render,
             finished: Callable[[dict], dict | None], heartbeat: float) -> Iterator[str]:
     try:
         yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
         last = after
+        read = 0   # log entries read so far
         while True:
-            texts = store.log(match_id)
+            texts = store.log(match_id, read)
             snap = store.get(match_id) if texts is not None else None
             if texts is None or snap is None:
                 yield sse("gone", {"detail": "the match expired or never existed"})
                 return
-            records = [json.loads(text) for text in texts]
-            for entry in render(records)[last:]:
+            read += len(texts)
+            for entry in render([json.loads(text) for text in texts], last):
                 yield sse("move", entry, entry["version"])
                 last = entry["version"]
             ended = finished(json.loads(snap.state))

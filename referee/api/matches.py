@@ -343,9 +343,13 @@ def get_events(query, match_id):
     after = snap.version if after is None else min(after, snap.version)
     game = GAMES[meta["game"]]
 
-    def render(records: list[dict]) -> list[dict]:
-        revealed = information.revealed_keys(records)
-        return [_render(record, seat, revealed) for record in records]
+    revealed: set[str] = set()   # every key revealed by the entries read so far
+
+    def render(records: list[dict], after_version: int) -> list[dict]:
+        # ``records``: the next entries of the log. Each is shown as /log would show it now.
+        revealed.update(information.revealed_keys(records))
+        shown = frozenset(revealed)
+        return [_render(record, seat, shown) for record in records if record["version"] > after_version]
 
     def finished(state: dict) -> dict | None:
         outcome = game.score(state)[1]

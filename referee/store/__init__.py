@@ -82,8 +82,9 @@ class Store(Protocol):
     def get(self, match_id: str) -> Snapshot | None:
         """The snapshot, or None when absent or expired."""
 
-    def log(self, match_id: str) -> list[str] | None:
-        """The log entries (JSON texts) in order, or None when the match is absent."""
+    def log(self, match_id: str, start: int = 0) -> list[str] | None:
+        """The log entries (JSON texts) in order from index ``start`` (0: the first), or None
+        when the match is absent."""
 
     def idempotent(self, match_id: str, key: str) -> str | None:
         """The text stored under idempotency key ``key``, or None."""

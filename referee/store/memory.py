@@ -65,10 +65,10 @@ class MemoryStore:
                 return None
             return Snapshot(match.meta, match.version, match.state, match.updated, match.expires)
 
-    def log(self, match_id: str) -> list[str] | None:
+    def log(self, match_id: str, start: int = 0) -> list[str] | None:
         with self._lock:
             match = self._live(match_id)
-            return None if match is None else list(match.log)
+            return None if match is None else match.log[start:]
 
     def idempotent(self, match_id: str, key: str) -> str | None:
         with self._lock:

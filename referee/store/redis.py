@@ -99,7 +99,7 @@ return 1
 
 _LOG = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-return {'ok', redis.call('LRANGE', KEYS[2], 0, -1)}
+return {'ok', redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
 """
 
 _REMEMBER = """
@@ -257,9 +257,9 @@ class RedisStore:
         updated_at = float(updated or 0)
         return Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl)
 
-    def log(self, match_id: str) -> list[str] | None:
+    def log(self, match_id: str, start: int = 0) -> list[str] | None:
         snap, log, _, _ = keys_of(match_id)
-        answer = self._run("log", [snap, log], [])
+        answer = self._run("log", [snap, log], [start])
         return None if not answer else list(answer[1])
 
     def idempotent(self, match_id: str, key: str) -> str | None:
