@@ -42,6 +42,7 @@ from referee.api.snapshot_cache import RecentSnapshots, max_bytes_from_env
 from referee.engine import information
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
+from referee.limits import MAX_MATCH_MOVES
 from referee.store import StoreUnavailable, store_from_env
 
 RETRY_AFTER_SECONDS = 1
@@ -466,8 +467,8 @@ def _confirm_cached(store, recent: RecentSnapshots, match_id: str, version: int)
     "400": _problem(400, "If-Match is not a list of quoted entity tags (RFC 9110 section 8.8.3)"),
     "412": _problem(412, "If-Match names another version than the match's (or only weak tags, which never "
                          "match); ETag carries the current one", _ETAG_HEADER),
-    "422": _problem(422, "The body does not fit the game's move schema, or the Idempotency-Key was used "
-                         "with another body"),
+    "422": _problem(422, "The body does not fit the game's move schema, the Idempotency-Key was used "
+                         "with another body, or the match has reached its limit of moves (MAX_MATCH_MOVES)"),
     "428": _problem(428, "If-Match is missing (or is *)"),
     "503": _UNAVAILABLE})
 def post_move(body, match_id):
@@ -493,6 +494,10 @@ def post_move(body, match_id):
     if malformed is not None:
         raise malformed
     fingerprint = _fingerprint(seat, move) if key is not None else ""
+    if version >= MAX_MATCH_MOVES and version in expected:
+        raise ProblemError(422, f"This match has reached the limit of {MAX_MATCH_MOVES} moves (MAX_MATCH_MOVES); "
+                                "it takes no more moves.", [("/move", "the match takes no more moves")],
+                           title="Over a limit of the service", slug="limit-exceeded")
     if version not in expected:
         if key is not None:
             stored = store.idempotent(match_id, key)

@@ -13,7 +13,9 @@ import pytest
 
 from referee.games import GAMES
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS
-from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
+from referee.app import create_app
+from referee.limits import MAX_MATCH_MOVES, MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
+from referee.store.memory import MemoryStore
 from tests.edge.support import http, start_gunicorn, timed_get
 
 SC = GAMES["scratch-and-catch"]
@@ -73,6 +75,39 @@ def test_replay_over_the_work_limit_is_413_naming_it(client):
     assert answer.status_code == 413 and answer.get_json()["errors"][0]["pointer"] == "/include_states"
     assert client.post("/v1/games/scratch-and-catch/replay",
                        json={"state": start, "moves": [move] * count}).status_code == 200
+
+
+def test_a_match_holds_at_most_max_match_moves_moves():
+    """A Call of Katulhu game can go on for ever (players who attract no cat discard one every
+    two rounds, and the discard pile goes back into the deck), so its log would grow without
+    bound, and with it every read of the log. A match takes MAX_MATCH_MOVES moves at most."""
+    store = MemoryStore(ttl=3600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+    game = GAMES["call-of-katulhu"]
+    match = client.post("/v1/matches", json={"game": "call-of-katulhu", "players": 2, "seed": "long"}).get_json()
+    match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+
+    def post(move, version):
+        return client.post(f"/v1/matches/{match_id}/moves", json={"move": move},
+                           headers={"Authorization": f"Bearer {secrets[move['player']]}", "If-Match": f'"{version}"'})
+
+    state = json.loads(store.get(match_id).state)
+    assert post(game.legal_moves(state)[0], 0).get_json()["legal"]
+    # The match as if MAX_MATCH_MOVES - 1 moves had been played (the same entry again).
+    snap = store.get(match_id)
+    entry = json.loads(store.log(match_id)[0])
+    for version in range(1, MAX_MATCH_MOVES - 1):
+        assert store.commit(match_id, version, snap.state, json.dumps({**entry, "version": version + 1}),
+                            snap.updated).kind == "ok"
+    state = json.loads(snap.state)
+    last = post(game.legal_moves(state)[0], MAX_MATCH_MOVES - 1)
+    assert last.status_code == 200 and last.get_json()["legal"] and last.get_json()["version"] == MAX_MATCH_MOVES
+    state = json.loads(store.get(match_id).state)
+    refused = post(game.legal_moves(state)[0], MAX_MATCH_MOVES)
+    assert refused.status_code == 422 and refused.content_type == "application/problem+json"
+    problem = refused.get_json()
+    assert problem["type"] == "/problems/limit-exceeded" and str(MAX_MATCH_MOVES) in problem["detail"]
+    assert store.get(match_id).version == MAX_MATCH_MOVES
 
 
 def test_katulhu_catalogue_over_the_cat_limit_is_422(client):
