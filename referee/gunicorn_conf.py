@@ -5,7 +5,8 @@ Environment:
 - BIND (default 127.0.0.1:8000; the container sets 0.0.0.0:8000);
 - WEB_CONCURRENCY (worker processes, default 1; more than one needs REDIS_URL, see on_starting);
 - GUNICORN_WORKER_CLASS (default ``gevent``; ``sync`` for the old one-connection-per-worker model);
-- GUNICORN_WORKER_CONNECTIONS (connections per gevent worker, default 1000);
+- GUNICORN_WORKER_CONNECTIONS (connections per gevent worker, default 1000; REFEREE_MAX_WAITING
+  must be below it, see on_starting);
 - GUNICORN_TIMEOUT (seconds, default 30);
 - GUNICORN_ACCESS_LOG (default ``-``: JSON access log lines on standard output; empty: none);
 - REFEREE_CONTROL_SOCKET (unset: no control socket; a path: gunicorn's control socket there,
@@ -63,10 +64,22 @@ else:
 
 def on_starting(server):
     """Refuse several workers without Redis: the in-process match store serves one process,
-    so each worker would keep its own matches and a match would seem to vanish at random."""
+    so each worker would keep its own matches and a match would seem to vanish at random.
+    Refuse as many waiting requests (long-polls, event streams) as a gevent worker has
+    connections: once they all wait, the worker accepts nothing more, not even the 503 meant
+    for the waiting requests beyond the limit."""
     if server.cfg.workers > 1 and not os.environ.get("REDIS_URL", "").strip():
         message = (f"Referee: {server.cfg.workers} workers need a shared match store: set REDIS_URL "
                    "(see docs/matches.md), or run one worker (WEB_CONCURRENCY=1).")
+        server.log.error(message)
+        raise SystemExit(message)
+    from referee.store import max_waiting_from_env
+
+    waiting = max_waiting_from_env()
+    if worker_class == "gevent" and waiting >= server.cfg.worker_connections:
+        message = (f"Referee: REFEREE_MAX_WAITING ({waiting}) must be below GUNICORN_WORKER_CONNECTIONS "
+                   f"({server.cfg.worker_connections}): requests waiting for moves would hold every connection "
+                   "of a worker (the default is three quarters of them).")
         server.log.error(message)
         raise SystemExit(message)
 

@@ -61,7 +61,8 @@ class WaitingSlots:
 
 
 def slots_from_env(environ=os.environ) -> WaitingSlots:
-    """REFEREE_MAX_WAITING (default 1000): waiting requests per worker process."""
+    """REFEREE_MAX_WAITING (default 750, three quarters of GUNICORN_WORKER_CONNECTIONS):
+    waiting requests per worker process."""
     return WaitingSlots(max_waiting_from_env(environ))
 
 

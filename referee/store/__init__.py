@@ -16,8 +16,9 @@ Configuration (environment, read by :func:`store_from_env`):
 - ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout of one attempt (default 0.25);
 - ``REFEREE_STORE_DEADLINE_SECONDS``: the time one request may spend on the store, every
   call and retry included (default 0.3); past it the request is answered 503.
-- ``GUNICORN_WORKER_CONNECTIONS`` (default 1000) and ``REFEREE_MAX_WAITING`` (default 1000):
-  the Redis store's connections per process, for requests and for waiting requests.
+- ``GUNICORN_WORKER_CONNECTIONS`` (default 1000) and ``REFEREE_MAX_WAITING`` (default three
+  quarters of it, 750): the Redis store's connections per process, for requests and for
+  waiting requests.
 
 Every store method raises :class:`StoreUnavailable` when the backing service does not
 answer; the HTTP layer turns it into 503 with ``Retry-After``.
@@ -33,8 +34,8 @@ DEFAULT_TTL_SECONDS = 7 * 24 * 3600
 DEFAULT_SOCKET_TIMEOUT = 0.25
 DEFAULT_DEADLINE = 0.3
 MAX_WAIT_SECONDS = 30          # the longest a request may wait for a match to change (Prefer: wait)
-DEFAULT_MAX_WAITING = 1000     # requests of one process that may wait for a move at once
 DEFAULT_MAX_CONNECTIONS = 1000  # requests one gevent worker serves at once (GUNICORN_WORKER_CONNECTIONS)
+DEFAULT_MAX_WAITING = DEFAULT_MAX_CONNECTIONS * 3 // 4   # of them, how many may wait for a move
 
 
 class StoreUnavailable(Exception):
@@ -111,10 +112,18 @@ class Store(Protocol):
         """``{"kind", "ok", ...}``; never raises."""
 
 
+def worker_connections_from_env(environ: Mapping[str, str] = os.environ) -> int:
+    """GUNICORN_WORKER_CONNECTIONS (default 1000): requests one gevent worker serves at once."""
+    return int(environ.get("GUNICORN_WORKER_CONNECTIONS", "") or DEFAULT_MAX_CONNECTIONS)
+
+
 def max_waiting_from_env(environ: Mapping[str, str] = os.environ) -> int:
-    """REFEREE_MAX_WAITING (default 1000): requests of one process that may wait at once
-    (long-polls, event streams); the Redis store keeps a connection for each."""
-    return int(environ.get("REFEREE_MAX_WAITING", "") or DEFAULT_MAX_WAITING)
+    """REFEREE_MAX_WAITING: requests of one process that may wait at once (long-polls, event
+    streams); the Redis store keeps a connection for each. Default: three quarters of the
+    worker's connections (750 of 1000), so that waiting requests never hold them all: a
+    worker whose every connection waits accepts nothing, not even the 503 for one more."""
+    raw = environ.get("REFEREE_MAX_WAITING", "").strip()
+    return int(raw) if raw else worker_connections_from_env(environ) * 3 // 4
 
 
 def ttl_from_env(environ: Mapping[str, str]) -> int:
@@ -143,6 +152,6 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
     deadline = float(environ.get("REFEREE_STORE_DEADLINE_SECONDS", "") or DEFAULT_DEADLINE)
     if timeout <= 0 or deadline <= 0:
         raise ValueError("REDIS_SOCKET_TIMEOUT_SECONDS and REFEREE_STORE_DEADLINE_SECONDS must be positive")
-    connections = int(environ.get("GUNICORN_WORKER_CONNECTIONS", "") or DEFAULT_MAX_CONNECTIONS)
     return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout, deadline=deadline,
-                      max_waiting=max_waiting_from_env(environ), max_connections=connections)
+                      max_waiting=max_waiting_from_env(environ),
+                      max_connections=worker_connections_from_env(environ))
