@@ -11,6 +11,8 @@ characters, a Scratch & Catch deck of at most 99 copies of each card.
   not exceed this (413 beyond, checked before any work).
 - ``MAX_REPLAY_STATE_BYTES``: a replay that includes the state after every step answers
   about moves x state size; that product may not exceed this (413 beyond).
+- ``MAX_PROBLEM_ERRORS``: errors listed by one problem (a body of tens of thousands of unknown
+  fields once got one error each: a 5 MB answer); the detail says how many there were.
 - ``MAX_MATCH_MOVES``: moves of one match. A Call of Katulhu game may go on for ever (no cat
   attracted, one discarded every two rounds, the discard pile shuffled back), and a match's
   log, read whole by ``GET .../log`` and by each new event stream, grows with its moves; a
@@ -21,3 +23,4 @@ MAX_REPLAY_MOVES = 1000
 MAX_REPLAY_WORK = 12 * 1024 * 1024
 MAX_REPLAY_STATE_BYTES = 4 * 1024 * 1024
 MAX_MATCH_MOVES = 5000
+MAX_PROBLEM_ERRORS = 50

@@ -13,6 +13,8 @@ from typing import Any, Iterable, Mapping
 from flask import Response
 from werkzeug.exceptions import HTTPException
 
+from referee.limits import MAX_PROBLEM_ERRORS
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 # Problem types are relative URIs (RFC 9457 section 3.1.1): GET /problems/<slug> describes each.
 TYPE_BASE = "/problems/"
@@ -66,7 +68,7 @@ class ProblemError(Exception):
         super().__init__(detail)
         self.status = status
         self.detail = detail
-        self.errors = list(errors)
+        self.errors = errors if isinstance(errors, PointerErrors) else list(errors)
         self.title = title
         self.slug = slug
         self.headers = dict(headers or {})
@@ -82,29 +84,41 @@ def escape_token(token: Any) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def pointer_errors(messages: Any, prefix: str = "") -> list[tuple[str, str]]:
-    """Flatten marshmallow's nested error messages into ``(pointer, detail)`` pairs."""
-    found: list[tuple[str, str]] = []
-    if isinstance(messages, Mapping):
-        for key, value in messages.items():
-            if key == "_schema":
-                found.extend(pointer_errors(value, prefix))
-            else:
-                found.extend(pointer_errors(value, f"{prefix}/{escape_token(key)}"))
-    elif isinstance(messages, (list, tuple)):
-        for item in messages:
-            if isinstance(item, (Mapping, list, tuple)):
-                found.extend(pointer_errors(item, prefix))
-            else:
-                found.append((prefix, str(item)))
-    else:
-        found.append((prefix, str(messages)))
+class PointerErrors(list):
+    """``(pointer, detail)`` pairs: the first ``MAX_PROBLEM_ERRORS`` of ``total`` errors."""
+
+    total: int = 0
+
+
+def pointer_errors(messages: Any, prefix: str = "") -> PointerErrors:
+    """Flatten marshmallow's nested error messages into ``(pointer, detail)`` pairs, keeping
+    the first ``MAX_PROBLEM_ERRORS`` (pointers are built for those only) and counting all."""
+    found = PointerErrors()
+
+    def walk(value: Any, parts: tuple) -> None:
+        # ``parts``: the tokens below ``prefix``, joined only for an error that is kept.
+        if isinstance(value, Mapping):
+            for key, inner in value.items():
+                if len(found) >= MAX_PROBLEM_ERRORS and type(inner) is list and all(type(m) is str for m in inner):
+                    found.total += len(inner)   # only counted: no pointer, no call per field
+                else:
+                    walk(inner, parts if key == "_schema" else (*parts, key))
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item, parts)
+        else:
+            found.total += 1
+            if len(found) < MAX_PROBLEM_ERRORS:
+                found.append((prefix + "".join("/" + escape_token(token) for token in parts), str(value)))
+
+    walk(messages, ())
     return found
 
 
 def problem_body(status: int, detail: str, errors: Iterable[tuple[str, str]] = (), *,
                  title: str | None = None, slug: str | None = None) -> dict[str, Any]:
-    """The problem details document (JSON) of ``status``; ``errors`` as ``(pointer, detail)``."""
+    """The problem details document (JSON) of ``status``; ``errors`` as ``(pointer, detail)``,
+    at most ``MAX_PROBLEM_ERRORS`` of them (the detail then says how many there were)."""
     _, default_title = _KINDS.get(status, ("error", "Error"))
     body: dict[str, Any] = {
         "type": problem_type(status, slug),
@@ -112,7 +126,13 @@ def problem_body(status: int, detail: str, errors: Iterable[tuple[str, str]] = (
         "status": status,
         "detail": detail,
     }
+    total = getattr(errors, "total", None)
     errors = list(errors)
+    total = len(errors) if total is None else total
+    if total > MAX_PROBLEM_ERRORS:
+        # A bounded answer (referee/limits.py): a body of 80,000 unknown fields is 5 MB of errors.
+        body["detail"] = f"{detail} (the first {MAX_PROBLEM_ERRORS} of {total:,} errors are listed)"
+        errors = errors[:MAX_PROBLEM_ERRORS]
     if errors:
         body["errors"] = [{"pointer": pointer, "detail": text} for pointer, text in errors]
     return body
@@ -155,10 +175,12 @@ def from_http_exception(error: HTTPException) -> Response:
         headers["Allow"] = ", ".join(error.valid_methods)
     if status in (400, 422) and isinstance(messages, Mapping):
         # webargs nests messages under the location ("json", "query", "headers").
-        errors: list[tuple[str, str]] = []
+        errors = PointerErrors()
         for location, inner in messages.items():
             base = "" if location == "json" else f"/{location}"
-            errors.extend(pointer_errors(inner, base))
+            found = pointer_errors(inner, base)
+            errors.extend(found)
+            errors.total += found.total
         if status == 400:
             return problem_response(400, "The request body could not be parsed as JSON.", errors, headers=headers)
         return problem_response(422, _unfit(messages), errors, headers=headers)

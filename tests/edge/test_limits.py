@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 
@@ -14,7 +15,7 @@ import pytest
 from referee.games import GAMES
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS
 from referee.app import create_app
-from referee.limits import MAX_MATCH_MOVES, MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
+from referee.limits import MAX_MATCH_MOVES, MAX_PROBLEM_ERRORS, MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 from referee.store.memory import MemoryStore
 from tests.edge.support import http, start_gunicorn, timed_get
 
@@ -108,6 +109,21 @@ def test_a_match_holds_at_most_max_match_moves_moves():
     problem = refused.get_json()
     assert problem["type"] == "/problems/limit-exceeded" and str(MAX_MATCH_MOVES) in problem["detail"]
     assert store.get(match_id).version == MAX_MATCH_MOVES
+
+
+@pytest.mark.parametrize("path", ["/v1/games/catatac/legal-moves", "/v1/games/scratch-and-catch/adjudicate"])
+def test_a_problem_lists_a_bounded_number_of_errors(client, path):
+    """A state of 60,000 unknown fields (a body under the limit) was answered with one error
+    per field: a 5 MB problem, half a second of CPU. A problem lists MAX_PROBLEM_ERRORS at
+    most and says how many there were."""
+    state = {f"k{i}": 1 for i in range(60_000)}
+    answer = client.post(path, json={"state": state, "move": {}})
+    assert answer.status_code == 422 and answer.content_type == "application/problem+json"
+    problem = answer.get_json()
+    assert len(problem["errors"]) == MAX_PROBLEM_ERRORS
+    assert len(answer.data) < 100 * MAX_PROBLEM_ERRORS
+    assert re.search(rf"the first {MAX_PROBLEM_ERRORS} of 60,0\d\d errors", problem["detail"]), problem["detail"]
+    assert all(error["pointer"].startswith("/state/") for error in problem["errors"])
 
 
 def test_katulhu_catalogue_over_the_cat_limit_is_422(client):
