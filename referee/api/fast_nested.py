@@ -144,11 +144,57 @@ def _fast_accepts(schema_class: type[Schema], value: dict) -> bool:
     return True
 
 
+def _overlong_lists(schema: Schema, value) -> dict:
+    """marshmallow's messages for the lists of ``value`` longer than a ``Length`` validator of
+    their field allows (through nested schemas too), found without loading any item.
+
+    marshmallow loads every item of a list before it checks the list's length, and a body
+    within the limit holds 300,000 items: 1.4 s of CPU and one error per item, for a list
+    allowed a few hundred. Such a body is answered with the length errors alone."""
+    errors: dict = {}
+    if type(value) is not dict:
+        return errors
+    for name, field in schema.fields.items():
+        key = field.data_key or name
+        item = value.get(key)
+        if type(item) is list and isinstance(field, fields.List):
+            messages = []
+            for validator in field.validators:
+                if not isinstance(validator, validate.Length):
+                    continue
+                longest = validator.max if validator.equal is None else validator.equal
+                if longest is not None and len(item) > longest:
+                    try:
+                        validator(item)
+                    except ValidationError as error:
+                        messages.extend(error.messages)
+            if messages:
+                errors[key] = messages
+            elif isinstance(field.inner, fields.Nested) and not field.inner.many:
+                nested = {index: found for index, element in enumerate(item)
+                          if (found := _overlong_lists(field.inner.schema, element))}
+                if nested:
+                    errors[key] = nested
+        elif type(item) is dict and isinstance(field, fields.Nested) and not field.many:
+            found = _overlong_lists(field.schema, item)
+            if found:
+                errors[key] = found
+    return errors
+
+
+def _refuse_overlong_lists(schema: Schema, value) -> None:
+    """Raise ValidationError with the length errors of :func:`_overlong_lists`, if any."""
+    errors = _overlong_lists(schema, value)
+    if errors:
+        raise ValidationError(errors)
+
+
 def fast_load(schema: Schema, value):
     """``schema.load(value)`` for a schema instance with default settings, through the compiled
     fast path first. Raises marshmallow's ValidationError."""
     if type(value) is dict and _fast_accepts(type(schema), value):
         return value
+    _refuse_overlong_lists(schema, value)
     return schema.load(value)
 
 
@@ -159,6 +205,8 @@ class FastNested(fields.Nested):
         nested = self.nested
         if isinstance(nested, type) and partial is None and type(value) is dict and _fast_accepts(nested, value):
             return value
+        if not self.many:
+            _refuse_overlong_lists(self.schema, value)
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)
 
 
@@ -173,6 +221,8 @@ class FastEnvelope(Schema):
                 and data.keys() <= fast.keys() and all(name in data for name in _required(type(self)))
                 and all(type(value) is dict and _fast_accepts(fast[name], value) for name, value in data.items())):
             return dict(data)
+        if many is None:
+            _refuse_overlong_lists(self, data)
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
 
