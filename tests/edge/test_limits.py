@@ -14,6 +14,7 @@ import pytest
 
 from referee.games import GAMES
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS
+from referee.api.problems import pointer_errors, problem_body
 from referee.app import create_app
 from referee.limits import MAX_MATCH_MOVES, MAX_PROBLEM_ERRORS, MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 from referee.store.memory import MemoryStore
@@ -122,8 +123,17 @@ def test_a_problem_lists_a_bounded_number_of_errors(client, path):
     problem = answer.get_json()
     assert len(problem["errors"]) == MAX_PROBLEM_ERRORS
     assert len(answer.data) < 100 * MAX_PROBLEM_ERRORS
-    assert re.search(rf"the first {MAX_PROBLEM_ERRORS} of 60,0\d\d errors", problem["detail"]), problem["detail"]
-    assert all(error["pointer"].startswith("/state/") for error in problem["errors"])
+    assert re.search(rf"the first {MAX_PROBLEM_ERRORS} of \d+ errors", problem["detail"]), problem["detail"]
+    assert all(error["pointer"].startswith("/state") for error in problem["errors"])
+    assert {"pointer": "/state/k0", "detail": "Unknown field."} in problem["errors"]
+
+
+def test_a_problem_says_how_many_errors_there_were():
+    """The detail counts every error, the errors list the first MAX_PROBLEM_ERRORS."""
+    body = problem_body(422, "Bad.", pointer_errors({"players": {i: ["Not a valid integer."] for i in range(70)}}))
+    assert body["detail"] == f"Bad. (the first {MAX_PROBLEM_ERRORS} of 70 errors are listed)"
+    assert body["errors"][0] == {"pointer": "/players/0", "detail": "Not a valid integer."}
+    assert len(body["errors"]) == MAX_PROBLEM_ERRORS
 
 
 @pytest.mark.parametrize("game_id,field", [("catatac", "paw_deck"), ("scratch-and-catch", "draw_pile")])
