@@ -22,18 +22,22 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import VALIDATES_SCHEMA
 
-from referee.games.common_schema import FullMatch, IdList, IntList, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, IntList, MaxKeys, StrictBoolean
 from referee.limits import MAX_PROBLEM_ERRORS
 
 _PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, IdList, IntList)
-_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch)
+_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch, MaxKeys)
 
 
 def dict_key_names(self, field: fields.Field, ret=None, **kwargs) -> dict:
     """apispec attribute function: a Dict's key validators as JSON Schema ``propertyNames``
-    (apispec documents a Dict's values only). Used for the contract and the fast check."""
-    if not isinstance(field, fields.Dict) or field.key_field is None:
+    (apispec documents a Dict's values only), its MaxKeys as ``maxProperties``. Used for the
+    contract and the fast check."""
+    if not isinstance(field, fields.Dict):
         return {}
+    bound = {"maxProperties": v.maximum for v in field.validators if isinstance(v, MaxKeys)}
+    if field.key_field is None:
+        return bound
     names: dict = {}
     for validator in field.key_field.validators:
         if isinstance(validator, validate.Regexp):
@@ -45,7 +49,7 @@ def dict_key_names(self, field: fields.Field, ret=None, **kwargs) -> dict:
                 names["maxLength"] = validator.max
         elif isinstance(validator, validate.OneOf):
             names["enum"] = list(validator.choices)
-    return {"propertyNames": names} if names else {}
+    return {**bound, "propertyNames": names} if names else bound
 
 
 def _plain_field(field: fields.Field) -> bool:
@@ -185,6 +189,16 @@ def _overlong_lists(schema: Schema, value) -> dict:
                           if (found := _overlong_lists(field.inner.schema, element))}
                 if nested:
                     errors[key] = nested
+        elif type(item) is dict and isinstance(field, fields.Dict):
+            messages = []
+            for validator in field.validators:
+                if isinstance(validator, MaxKeys) and len(item) > validator.maximum:
+                    try:
+                        validator(item)
+                    except ValidationError as error:
+                        messages.extend(error.messages)
+            if messages:
+                errors[key] = messages
         elif type(item) is dict and isinstance(field, fields.Nested) and not field.many:
             found = _overlong_lists(field.schema, item)
             if found:

@@ -129,9 +129,10 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         return Schema.from_dict(spec, name=p + name)
 
     def envelope(name: str, spec: dict) -> type[Schema]:
+        # Request bodies: a FastEnvelope also refuses over-long lists before loading their items.
         return FastEnvelope.from_dict(spec, name=p + name)
 
-    setup_request = make("SetupRequest", {
+    setup_request = envelope("SetupRequest", {
         "players": fields.Integer(strict=True, required=True, validate=validate.OneOf(player_counts),
                                   metadata={"description": "number of players"}),
         "seed": fields.String(validate=validate.Length(min=1, max=200),
@@ -143,7 +144,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         "state": FastNested(state, required=True),
         "move": FastNested(move, required=True),
     })
-    replay_request = make("ReplayRequest", {
+    replay_request = envelope("ReplayRequest", {
         "state": FastNested(state, required=True),
         "moves": fields.List(FastNested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES),
                              metadata={"description": f"at most {MAX_REPLAY_MOVES} moves"}),
@@ -151,7 +152,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
             "description": "false (default): each step's state is null (the final state is given once); true: "
                            "each step carries the state after it (limited: moves x starting state size)"}),
     })
-    view_request = make("ViewRequest", {
+    view_request = envelope("ViewRequest", {
         "state": FastNested(state, required=True),
         "seat": fields.Integer(strict=True, required=True, allow_none=True, validate=validate.Range(min=0),
                                metadata={"description": "the seat whose view is asked; null: a spectator"}),

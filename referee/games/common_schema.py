@@ -31,6 +31,19 @@ class FullMatch(validate.Regexp):
         return value
 
 
+class MaxKeys(validate.Validator):
+    """At most ``maximum`` members in an object (JSON Schema ``maxProperties``; marshmallow's
+    ``Length`` would be documented as ``maxLength``, which bounds strings only)."""
+
+    def __init__(self, maximum: int):
+        self.maximum = maximum
+
+    def __call__(self, value):
+        if len(value) > self.maximum:
+            raise ValidationError(f"At most {self.maximum} members.")
+        return value
+
+
 class IdList(fields.List):
     """A list of id strings matching ``pattern`` (or null, with ``null_items``: a card the
     table has not seen): documented like

@@ -150,6 +150,27 @@ def test_a_list_over_its_length_is_refused_before_its_items_are_read(client, gam
     assert errors[0]["detail"].startswith("Longer than maximum length"), errors[0]
 
 
+def test_a_replay_of_too_many_moves_is_refused_before_they_are_read(client):
+    """250,000 empty moves (a 1 MiB body): one error at /moves, not one per move."""
+    state = SC.setup(2, "many", {})
+    answer = client.post("/v1/games/scratch-and-catch/replay", json={"state": state, "moves": [{}] * 250_000})
+    assert answer.status_code == 422
+    errors = answer.get_json()["errors"]
+    assert [e["pointer"] for e in errors] == ["/moves"], errors[:3]
+
+
+def test_a_katulhu_catalogue_of_too_many_beats_entries_is_refused_before_they_are_read(client):
+    """``beats`` maps each of at most 20 toys to the toys it beats; 80,000 entries (1 s of
+    CPU: marshmallow loaded every key and value first) get one error, at the object."""
+    catalogue = {**DEFAULT_CATALOGUE, "beats": {f"t{i}": 5 for i in range(80_000)}}
+    answer = client.post("/v1/games/call-of-katulhu/setup",
+                         json={"players": 2, "seed": "s", "options": {"catalogue": catalogue}})
+    assert answer.status_code == 422
+    errors = answer.get_json()["errors"]
+    assert [e["pointer"] for e in errors] == ["/options/catalogue/beats"], errors[:3]
+    assert "20" in errors[0]["detail"], errors[0]
+
+
 def test_katulhu_catalogue_over_the_cat_limit_is_422(client):
     cats = [{"id": f"c{i}", "colour": "blue", "slots": ["yarn", "mouse", None, "box"]} for i in range(MAX_CATS + 1)]
     catalogue = {**DEFAULT_CATALOGUE, "cats": cats, "cat_count": MAX_CATS + 1}

@@ -7,7 +7,7 @@ document the contract and reject bodies of the wrong shape.
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import FullMatch, IdList, PileSize, RngState, StrictBoolean, view_schema
+from referee.games.common_schema import FullMatch, IdList, MaxKeys, PileSize, RngState, StrictBoolean, view_schema
 
 from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, ID_PATTERN, MAX_CATS, TABLE_SIZE
 from referee.games.call_of_katulhu.rules import CHANCE_MODES, PHASES
@@ -37,7 +37,8 @@ class CallOfKatulhuCatalogue(Schema):
 
     toys = _ids("the 6 toys of each deck", required=True, validate=validate.Length(min=1, max=20))
     beats = fields.Dict(keys=fields.String(validate=ID), values=_ids("toys it beats", validate=validate.Length(max=20)),
-                        required=True, metadata={"description": "toy -> the toys it beats (a toy beating nothing may be left out)"})
+                        required=True, validate=MaxKeys(20),
+                        metadata={"description": "toy -> the toys it beats (a toy beating nothing may be left out)"})
     cats = fields.List(fields.Nested(CallOfKatulhuCat), required=True, validate=validate.Length(max=MAX_CATS))
     cat_count = fields.Integer(strict=True, validate=validate.Range(0, MAX_CATS),
                                metadata={"description": "how many cats the catalogue lists (default 32, as the rulebook)"})
