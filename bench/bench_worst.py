@@ -9,7 +9,8 @@ with the engine, and sends requests built from those games through the whole Fla
 application in this process (parsing, schemas, rules, answer): setup; legal-moves,
 adjudicate, score and view of states at every 16th move; replay of each whole game from its first
 state, cut to the most moves the replay limits allow (referee/limits.py), without and with
-states, and the whole game when that is over the limits (refused: what a refusal costs). For each operation it keeps the
+states, and the whole game when that is over the limits (refused: what a refusal costs); and bodies of
+about 1 MiB that the schemas refuse (``refused_bodies``). For each operation it keeps the
 request that cost the most CPU (``time.process_time``, best of 3 runs of that request, so
 that a pause of the machine does not count) and prints its CPU time, request size and answer
 size as a Markdown table.
@@ -68,6 +69,32 @@ def setups(rnd: random.Random) -> list[tuple[str, dict]]:
     ]
 
 
+BODY_LIMIT = 1024 * 1024
+
+
+def refused_bodies(game_id: str, state: dict) -> list[tuple[str, str, dict]]:
+    """(what, operation path, body) of bodies within the body limit that the schemas refuse
+    and that once cost seconds: an object of many unknown fields, a list far over its length
+    of wrong items, a replay of a quarter of a million empty moves, floats everywhere."""
+    base = f"/v1/games/{game_id}"
+    items = BODY_LIMIT // 4   # "1," per item, with room for the rest of the body
+    longest = max((key for key, value in state.items() if isinstance(value, list)),
+                  key=lambda key: len(state[key]))
+    bodies = [
+        ("80,000 unknown fields in the state", base + "/legal-moves",
+         {"state": {f"k{i}": 1 for i in range(80_000)}}),
+        (f"{items:,} integers in {longest}", base + "/legal-moves", {"state": {**state, longest: [1] * items}}),
+        (f"{items - 25_000:,} empty moves in a replay", base + "/replay",
+         {"state": state, "moves": [{}] * (items - 25_000)}),
+        (f"{items // 2:,} floats in the state", base + "/legal-moves", {"state": {**state, longest: [0.5] * (items // 2)}}),
+    ]
+    if game_id == "call-of-katulhu":
+        catalogue = {**DEFAULT_CATALOGUE, "beats": {f"t{i}": 5 for i in range(80_000)}}
+        bodies.append(("80,000 entries in a catalogue's beats", base + "/setup",
+                       {"players": 2, "seed": "w", "options": {"catalogue": catalogue}}))
+    return [(what, path, body) for what, path, body in bodies if len(json.dumps(body)) <= BODY_LIMIT]
+
+
 def random_game(game, state: dict, rnd: random.Random, limit: int) -> tuple[list[dict], list[dict]]:
     """States (first included) and moves of a random game of at most ``limit`` moves."""
     states, moves = [state], []
@@ -119,6 +146,8 @@ def main() -> None:
         label = f"{body['players']} players, options {sorted((body.get('options') or {}))}"
         keep(game_id, "setup", base + "/setup", body, label)
         first = client.post(base + "/setup", json=body).get_json()["state"]
+        for what, path, refused in refused_bodies(game_id, first):
+            keep(game_id, "refused body", path, refused, what)
         for number in range(args.games):
             states, moves = random_game(game, first, random.Random(f"{game_id}-{number}"), MAX_REPLAY_MOVES)
             for index in range(0, len(states), 16):
