@@ -165,8 +165,8 @@ def _overlong_lists(schema: Schema, value) -> dict:
         known = {field.data_key or name for name, field in schema.load_fields.items()}
         unknown = [key for key in value if key not in known]
         if len(unknown) > MAX_PROBLEM_ERRORS:
+            errors["_schema"] = [f"{len(unknown):,} unknown fields; the first of them are listed."]
             errors.update({key: ["Unknown field."] for key in unknown[:MAX_PROBLEM_ERRORS]})
-            errors["_schema"] = [f"{len(unknown):,} unknown fields; the first {MAX_PROBLEM_ERRORS} are listed."]
             return errors
     for name, field in schema.fields.items():
         key = field.data_key or name

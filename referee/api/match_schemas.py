@@ -12,6 +12,7 @@ from importlib import import_module
 
 from marshmallow import Schema, fields, validate
 
+from referee.api.fast_nested import FastEnvelope
 from referee.api.schemas import Event, OutcomeOut, ViolationOut, prefix_of
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
@@ -32,7 +33,7 @@ def _move(**kwargs) -> OneOfSchemas:
 MAX_PLAYERS = 16
 
 
-class MatchCreateRequest(Schema):
+class MatchCreateRequest(FastEnvelope):
     game = fields.String(required=True, validate=validate.OneOf(tuple(GAMES)), metadata={"description": "game id"})
     players = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_PLAYERS),
                              metadata={"description": "number of players (one of the game's allowed counts)"})
@@ -69,7 +70,7 @@ class MatchCreated(Match):
     seats = fields.List(fields.Nested(SeatSecret), required=True, metadata={"description": "one secret per seat"})
 
 
-class MoveRequest(Schema):
+class MoveRequest(FastEnvelope):
     move = _move(required=True, metadata={
         "description": "a move of the match's game, as the game's <Game>Move schema; move.player is the seat "
                        "whose secret authorises it"})
