@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import http
 import os
-from typing import Any, Mapping
+from types import FunctionType
+from typing import Any, Callable, Mapping
 
 import yaml
-from flask import Flask, g, request
+from flask import Flask, Request, g, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
@@ -30,6 +31,30 @@ Scratch & Catch. Send a state and a move; the answer says whether the move is le
 not, why, citing the rulebook), the next state, what happened, and the scores. Errors are
 RFC 9457 problem details (application/problem+json) with JSON pointers to the bad fields.
 Request bodies are limited to REFEREE_MAX_BODY_BYTES (default 1 MiB)."""
+
+
+class RefereeFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine function.
+
+    Flask's ``ensure_sync`` asks ``inspect.iscoroutinefunction`` on every call of every hook,
+    view and view wrapper: about a dozen times a request. The answer for a plain function
+    never changes, so it is kept (for plain, not coroutine, functions only, and at most
+    ``SYNC_CACHE_SIZE`` of them, so that functions made per request could not grow it)."""
+
+    SYNC_CACHE_SIZE = 4096
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync_functions: dict[Callable, Callable] = {}
+
+    def ensure_sync(self, func: Callable) -> Callable:
+        known = self._sync_functions.get(func) if type(func) is FunctionType else None
+        if known is not None:
+            return known
+        synced = super().ensure_sync(func)
+        if synced is func and type(func) is FunctionType and len(self._sync_functions) < self.SYNC_CACHE_SIZE:
+            self._sync_functions[func] = synced
+        return synced
 
 
 class RefereeApi(Api):
@@ -60,15 +85,14 @@ class RefereeApi(Api):
         return problems.from_http_exception(error)
 
 
-def _needs_json_body() -> bool:
+def _needs_json_body(req: Request) -> bool:
     # Only for a route that exists and takes this method: others answer 404/405 first.
-    return (request.url_rule is not None and request.method in ("POST", "PUT", "PATCH")
-            and request.path.startswith("/v1/"))
+    return req.url_rule is not None and req.method in ("POST", "PUT", "PATCH") and req.path.startswith("/v1/")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The WSGI application. ``config`` overrides Flask settings (tests)."""
-    app = Flask(__name__)
+    app = RefereeFlask(__name__)
     app.json.sort_keys = True
     app.config.update(
         API_TITLE="Referee",
@@ -112,7 +136,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def require_json():
-        if _needs_json_body() and not request.is_json:
+        req = request._get_current_object()  # the request itself: one lookup through the proxy
+        if _needs_json_body(req) and not req.is_json:
             return problems.problem_response(415, "Send the request body as application/json.")
         return None
 
@@ -123,8 +148,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # Verdict messages follow Accept-Language: say which language, and let caches vary on it.
         language = g.get("language")
         if language is not None:
-            response.headers["Content-Language"] = language
-            response.vary.add("Accept-Language")
+            headers = response.headers
+            headers["Content-Language"] = language
+            if headers.getlist("Vary"):  # (a lookup that raises no KeyError when absent)
+                response.vary.add("Accept-Language")
+            else:  # what vary.add writes to an answer without Vary, without parsing one
+                headers["Vary"] = "Accept-Language"
         return response
 
     @app.errorhandler(RecursionError)

@@ -33,6 +33,14 @@ def dumps(value: Any) -> str:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def dumps_bytes(value: Any) -> bytes:
+    """:func:`dumps` as UTF-8 bytes (an HTTP body: no decoding to text and encoding back)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 # A detail may name another place of the state as a JSON pointer ("card C1-1 is also at
 # /players/0/hand/0"): it gets the same prefix as the error's own pointer.
 _PLACE = re.compile(r"(?<=\bat )/")

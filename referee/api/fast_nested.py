@@ -131,8 +131,10 @@ def _has_float(value) -> bool:
 def _body_has_float(value) -> bool:
     """Whether ``value`` may hold a float: the request parser says so for the whole body
     (``g.body_has_float``); outside a parsed request, look."""
-    if has_request_context() and "body_has_float" in g:
-        return g.body_has_float
+    if has_request_context():
+        found = g.get("body_has_float")  # one lookup through the proxy, not two
+        if found is not None:
+            return found
     return _has_float(value)
 
 

@@ -4,9 +4,12 @@ contract under its own names."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib import import_module
 
 from flask import Response, g, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from referee.api import adjudication, examples
 from referee.api.metrics import count_verdict
@@ -31,8 +34,15 @@ def request_language() -> str:
 
 
 def _negotiate() -> str:
+    header = request.environ.get("HTTP_ACCEPT_LANGUAGE")
+    return DEFAULT_LANGUAGE if header is None else _language_of(header)
+
+
+@lru_cache(maxsize=256)
+def _language_of(header: str) -> str:
+    """The language of an Accept-Language value (callers send few distinct values)."""
     # werkzeug sorts "*" last whatever its quality: order by quality alone (stable).
-    for value, quality in sorted(request.accept_languages, key=lambda item: -item[1]):
+    for value, quality in sorted(parse_accept_header(header, LanguageAccept), key=lambda item: -item[1]):
         if quality <= 0:
             continue
         primary = value.replace("_", "-").split("-", 1)[0].lower()
@@ -45,7 +55,7 @@ def _negotiate() -> str:
 
 def json_response(value, status: int = 200) -> Response:
     """A JSON answer in canonical form (sorted keys)."""
-    return Response(adjudication.dumps(value), status=status, content_type=JSON)
+    return Response(adjudication.dumps_bytes(value), status=status, content_type=JSON)
 
 
 def catalogue_blueprint() -> Blueprint:

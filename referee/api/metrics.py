@@ -60,7 +60,14 @@ def metrics():
 def count_verdict(game_id: str, legal: bool) -> None:
     """Count a verdict (and name the request's game for the request metrics)."""
     g.metrics_game = game_id
-    VERDICTS.labels(game_id, "true" if legal else "false").inc()
+    key = (game_id, legal)
+    counter = _VERDICT_CHILDREN.get(key)
+    if counter is None:
+        counter = _VERDICT_CHILDREN[key] = VERDICTS.labels(game_id, "true" if legal else "false")
+    counter.inc()
+
+
+_VERDICT_CHILDREN: dict[tuple[str, bool], Counter] = {}  # game ids are the registered games
 
 
 def count_store_error() -> None:
@@ -76,6 +83,22 @@ def _labels() -> tuple[str, str]:
     return view, game
 
 
+def _children(operation: str, game: str, status: int) -> tuple:
+    """The labelled request counter and latency histogram of an answer (``labels()`` checks
+    and looks its arguments up under a lock on every call; the children never change)."""
+    key = (operation, game, status)
+    found = _CHILDREN.get(key)
+    if found is None:
+        found = (REQUESTS.labels(operation, game, str(status)), DURATION.labels(operation, game))
+        if len(_CHILDREN) < _CHILDREN_KEPT:
+            _CHILDREN[key] = found
+    return found
+
+
+_CHILDREN: dict[tuple[str, str, int], tuple] = {}
+_CHILDREN_KEPT = 4096  # label sets are few (operations x games x statuses); a bound all the same
+
+
 def instrument(app: Flask) -> None:
     """Time and count every request of ``app``; register ``GET /metrics``."""
 
@@ -87,7 +110,7 @@ def instrument(app: Flask) -> None:
     def record(response):
         started = g.get("metrics_started")
         if started is not None:
-            operation, game = _labels()
-            REQUESTS.labels(operation, game, str(response.status_code)).inc()
-            DURATION.labels(operation, game).observe(time.perf_counter() - started)
+            requests, duration = _children(*_labels(), response.status_code)
+            requests.inc()
+            duration.observe(time.perf_counter() - started)
         return response

@@ -8,6 +8,7 @@ import json
 import re
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,7 @@ def test_request_id_is_echoed_or_made(client):
     assert client.get("/healthz", headers={"X-Request-ID": "req-42.a"}).headers["X-Request-ID"] == "req-42.a"
     made = client.get("/healthz").headers["X-Request-ID"]
     assert re.fullmatch(r"[0-9a-f]{32}", made)
+    assert uuid.UUID(made).version == 4 and uuid.UUID(made).variant == uuid.RFC_4122
     assert client.get("/healthz").headers["X-Request-ID"] != made
     # Not a sensible token (spaces, too long): replaced by a new id.
     assert re.fullmatch(r"[0-9a-f]{32}", client.get("/healthz", headers={"X-Request-ID": "a b"}).headers["X-Request-ID"])
