@@ -34,6 +34,7 @@ so states written before it stay valid.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
@@ -85,6 +86,9 @@ MESSAGES = {
 
 def _violation(code: str, **params: Any) -> Violation:
     return violation(MESSAGES, code, **params)
+
+
+_first_letter = itemgetter(0)
 
 
 def _copy_state(state: State) -> State:
@@ -388,7 +392,8 @@ class ScratchAndCatch(Game):
         if full.get("hands") == "unseen":
             errors.extend(self._unseen_places(state, C.kind_counts(*_deck_of(full))))
         else:
-            errors.extend(self._card_places(state, C.deck_set(*_deck_of(full))))
+            deck = _deck_of(full)
+            errors.extend(self._card_places(state, C.deck_set(*deck), C.ids_by_value(*deck)))
         turn, final = state["turn"], state["final_turns"]
         n = len(players)
         if not 0 <= turn["player"] < n:
@@ -468,20 +473,20 @@ class ScratchAndCatch(Game):
         return errors
 
     @staticmethod
-    def _card_places(state: State, known: frozenset[str]) -> list[tuple[str, str]]:
+    def _card_places(state: State, known: frozenset[str],
+                     by_value: Mapping[int, frozenset[str]]) -> list[tuple[str, str]]:
         """Errors about where the cards are: every card of the deck in exactly one place, piles
         on the line ordered and holding cards of their value, hands within their size, fleas
-        not negative. The common case (all is well) is checked with sets; the pointers of a
-        bad state come from a second, detailed pass."""
+        not negative. The common case (all is well) is checked with sets (``by_value``: the
+        deck's ids by value); the pointers of a bad state come from a second, detailed pass."""
         players, line = state["players"], state["line"]
-        cards = [card for p in players for card in p["hand"]]
-        cards += [card for p in players for card in p["collected"]]
-        cards += [card for pile in line for card in pile["cards"]]
-        cards += state["draw_pile"]
+        groups = [p["hand"] for p in players] + [p["collected"] for p in players] + [pile["cards"] for pile in line]
+        groups.append(state["draw_pile"])
         values = [pile["value"] for pile in line]
-        if (len(cards) == len(known) and known.issuperset(cards) and len(set(cards)) == len(cards)
-                and values == sorted(set(values)) and all(1 <= v <= 10 for v in values)
-                and all(pile["cards"] and all(C.card_value(c) == pile["value"] for c in pile["cards"]) for pile in line)
+        # As many cards as the deck, making up the deck: so each card once, and no other.
+        if (sum(map(len, groups)) == len(known) and known == set().union(*groups)
+                and values == sorted(set(values)) and (not values or (1 <= values[0] and values[-1] <= 10))
+                and all(pile["cards"] and by_value[pile["value"]].issuperset(pile["cards"]) for pile in line)
                 and all(len(p["hand"]) <= C.HAND_SIZE and 0 <= p["fleas"] <= MAX_FLEAS for p in players)):
             return []
         errors: list[tuple[str, str]] = []
@@ -778,7 +783,8 @@ class ScratchAndCatch(Game):
         sheet = []
         for seat, player in enumerate(state["players"]):
             collected = player["collected"]
-            cards = len(collected) if count_scratch else sum(1 for card in collected if not C.is_scratch(card))
+            # (Not Scratch: not starting with "S", C.is_scratch; counted without a Python loop.)
+            cards = len(collected) if count_scratch else len(collected) - list(map(_first_letter, collected)).count("S")
             fleas = player["fleas"]
             points = C.flea_points(fleas)
             sheet.append({"player": seat, "cards": cards, "fleas": fleas, "flea_points": points,
