@@ -21,6 +21,7 @@ monkey-patching happens here, in the master, before the application is preloaded
 and locks redis-py creates later are then gevent's (cooperative) ones.
 """
 
+import gc
 import os
 import shutil
 import tempfile
@@ -82,6 +83,14 @@ def on_starting(server):
                    "of a worker (the default is three quarters of them).")
         server.log.error(message)
         raise SystemExit(message)
+
+
+def pre_fork(server, worker):
+    """Move everything the master has made (the preloaded application: schemas, catalogs, the
+    contract) out of the garbage collector's sight before a worker is forked: the worker's
+    collections then never walk those objects, and do not write to their pages either, so
+    the pages stay shared with the master (Python's gc.freeze documentation)."""
+    gc.freeze()
 
 
 def child_exit(server, worker):
