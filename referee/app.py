@@ -106,13 +106,24 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=int(os.environ.get("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
     )
     app.config.update(config or {})
+    # Each request's own bookkeeping, as one hook before and one after, handed the request and
+    # flask.g (a look-up through Flask's context proxies costs about as much as the work).
     # Order matters: every answer, even one a later hook gives, has a request id and is counted.
-    app.before_request(take_request_id)
-    app.before_request(open_budget)  # one store deadline per request (referee/store/deadline.py)
+    def open_request():
+        req, request_globals = request._get_current_object(), g._get_current_object()
+        take_request_id(req.environ, request_globals)
+        open_budget()  # one store deadline per request (referee/store/deadline.py)
+        metrics.start_timer(request_globals)
+        return read_body(app, req)  # the whole body, within its deadline and the limit
+
+    def close_request(response):
+        request_globals = g._get_current_object()
+        return metrics.record(echo_request_id(response, request_globals), request._get_current_object(),
+                              request_globals)
+
+    app.before_request(open_request)
     app.teardown_request(lambda _error: close_budget())
-    metrics.instrument(app)
-    app.before_request(lambda: read_body(app))
-    app.after_request(echo_request_id)
+    app.after_request(close_request)
     enable_cors(app)
     api = RefereeApi(app)
     api.ma_plugin.converter.add_attribute_function(dict_key_names)

@@ -138,10 +138,11 @@ def _body_has_float(value) -> bool:
     return _has_float(value)
 
 
-def _fast_accepts(schema_class: type[Schema], value: dict) -> bool:
-    """Whether the compiled check and the schema's own checks accept ``value`` (no float in it)."""
+def _fast_accepts(schema_class: type[Schema], value: dict, float_free: bool = False) -> bool:
+    """Whether the compiled check and the schema's own checks accept ``value`` (no float in it;
+    ``float_free``: the caller knows there is none)."""
     validator = compiled_validator(schema_class)
-    if validator is None or not validator.is_valid(value) or _body_has_float(value):
+    if validator is None or not validator.is_valid(value) or (not float_free and _body_has_float(value)):
         return False
     try:
         for check in schema_checks(schema_class):
@@ -255,7 +256,9 @@ class FastEnvelope(Schema):
         fast = _envelope_fields(type(self))
         if (fast is not None and type(data) is dict
                 and data.keys() <= fast.keys() and all(name in data for name in _required(type(self)))
-                and all(type(value) is dict and _fast_accepts(fast[name], value) for name, value in data.items())):
+                and not _body_has_float(data)  # asked once for the whole envelope
+                and all(type(value) is dict and _fast_accepts(fast[name], value, float_free=True)
+                        for name, value in data.items())):
             return dict(data)
         return None
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Request, Response, g
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest, multiprocess)
 
@@ -74,12 +75,12 @@ def count_store_error() -> None:
     STORE_ERRORS.inc()
 
 
-def _labels() -> tuple[str, str]:
-    endpoint = request.endpoint
+def _labels(req: Request, request_globals: Any) -> tuple[str, str]:
+    endpoint = req.endpoint
     if endpoint is None:
         return "unknown", "-"
     blueprint, _, view = endpoint.rpartition(".")
-    game = g.get("metrics_game") or (blueprint if blueprint in GAMES else "-")
+    game = request_globals.get("metrics_game") or (blueprint if blueprint in GAMES else "-")
     return view, game
 
 
@@ -99,18 +100,16 @@ _CHILDREN: dict[tuple[str, str, int], tuple] = {}
 _CHILDREN_KEPT = 4096  # label sets are few (operations x games x statuses); a bound all the same
 
 
-def instrument(app: Flask) -> None:
-    """Time and count every request of ``app``; register ``GET /metrics``."""
+def start_timer(request_globals: Any) -> None:
+    """Before each request (``request_globals``: flask.g)."""
+    request_globals.metrics_started = time.perf_counter()
 
-    @app.before_request
-    def start_timer():
-        g.metrics_started = time.perf_counter()
 
-    @app.after_request
-    def record(response):
-        started = g.get("metrics_started")
-        if started is not None:
-            requests, duration = _children(*_labels(), response.status_code)
-            requests.inc()
-            duration.observe(time.perf_counter() - started)
-        return response
+def record(response: Response, req: Request, request_globals: Any) -> Response:
+    """After each request: count the answer and its latency, by operation and game."""
+    started = request_globals.get("metrics_started")
+    if started is not None:
+        requests, duration = _children(*_labels(req, request_globals), response.status_code)
+        requests.inc()
+        duration.observe(time.perf_counter() - started)
+    return response

@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import re
 
-from flask import Response, g, request
+from typing import Any, Mapping
+
+from flask import Response
 
 HEADER = "X-Request-ID"
 _TOKEN = re.compile(r"^[A-Za-z0-9._:+/=-]{1,128}$")
@@ -23,14 +25,16 @@ _KEEP = ~((0xc000 << 48) | (0xf000 << 64))  # the variant and version bits, set 
 _VERSION_4 = (0x8000 << 48) | (4 << 76)  # RFC 4122 variant, version 4 (as uuid.UUID(version=4))
 
 
-def take_request_id() -> None:
-    """Before each request: ``g.request_id`` from the header, or a new UUID (hex)."""
-    given = request.environ.get("HTTP_X_REQUEST_ID")  # request.headers.get(HEADER), cheaper
-    g.request_id = given if given and _TOKEN.match(given) else new_request_id()
+def take_request_id(environ: Mapping[str, Any], request_globals: Any) -> None:
+    """Before each request: ``request_id`` of ``request_globals`` (flask.g) from the header in
+    the WSGI ``environ``, or a new UUID (hex)."""
+    given = environ.get("HTTP_X_REQUEST_ID")  # the header X-Request-ID
+    request_globals.request_id = given if given and _TOKEN.match(given) else new_request_id()
 
 
-def echo_request_id(response: Response) -> Response:
-    request_id = g.get("request_id")
+def echo_request_id(response: Response, request_globals: Any) -> Response:
+    """After each request: the request id in the answer."""
+    request_id = request_globals.get("request_id")
     if request_id:
         response.headers[HEADER] = request_id
     return response

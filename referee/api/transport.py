@@ -25,7 +25,7 @@ import os
 import socket
 import time
 
-from flask import Flask, Response, request
+from flask import Flask, Request, Response
 
 from referee.api.problems import problem_response
 
@@ -43,8 +43,8 @@ def body_timeout_from_env(environ=os.environ) -> float:
     return float(environ.get("REFEREE_BODY_TIMEOUT_SECONDS", "") or DEFAULT_BODY_TIMEOUT_SECONDS)
 
 
-def _chunked() -> bool:
-    return "chunked" in request.environ.get("HTTP_TRANSFER_ENCODING", "").lower()  # the header, read directly
+def _chunked(environ: dict) -> bool:
+    return "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()  # the header, read directly
 
 
 def _timer(seconds: float):
@@ -68,17 +68,17 @@ def _close_reading(environ: dict) -> None:
             sock.shutdown(socket.SHUT_RD)
 
 
-def read_body(app: Flask) -> Response | None:
-    """A before-request hook: replaces the request body by the bytes it holds, read within the
+def read_body(app: Flask, req: Request) -> Response | None:
+    """Before each request: replaces the request body by the bytes it holds, read within the
     body deadline, or answers 408 (too slow), 400 (malformed chunking) or 413 (over the limit
     of a chunked body) problem+json. A ``Content-Length`` over the limit is left to werkzeug's
     413, without reading."""
-    chunked = _chunked()
-    length = request.content_length
+    environ = req.environ
+    chunked = _chunked(environ)
+    length = req.content_length
     limit = app.config.get("MAX_CONTENT_LENGTH")
     if not chunked and (not length or (limit is not None and length > limit)):
         return None
-    environ = request.environ
     stream = environ["wsgi.input"]
     allowed = app.config.get("REFEREE_BODY_TIMEOUT_SECONDS", body_timeout_from_env())
     started = time.monotonic()
