@@ -27,12 +27,22 @@ LINE_AT_SETUP = 4
 FLEA_POINTS = ((26, -12), (21, -8), (16, -4), (11, 0), (6, 6), (1, 12), (0, 15))
 
 
-def flea_points(fleas: int) -> int:
-    """Points for ``fleas`` flea tokens held at the end (rulebook, End of the Game)."""
+def _flea_points(fleas: int) -> int:
     for lowest, points in FLEA_POINTS:
         if fleas >= lowest:
             return points
     raise ValueError("fleas cannot be negative")
+
+
+# The same table by flea count, up to the highest band (read on every score sheet).
+_POINTS_BY_FLEAS = tuple(_flea_points(fleas) for fleas in range(FLEA_POINTS[0][0] + 1))
+
+
+def flea_points(fleas: int) -> int:
+    """Points for ``fleas`` flea tokens held at the end (rulebook, End of the Game)."""
+    if 0 <= fleas <= FLEA_POINTS[0][0]:
+        return _POINTS_BY_FLEAS[fleas]
+    return _flea_points(fleas)
 
 
 @lru_cache(maxsize=4096)
