@@ -12,8 +12,9 @@ unchanged on a cluster):
   BLOCK`` by requests waiting for the next move (long-poll, event streams) on any server.
 
 All of them expire ``ttl`` seconds after the last write (creation or legal move). A move is
-one Lua script: idempotency lookup, version check, and the writes of state, version, log
-entry and key happen in one atomic step.
+one Lua script, one round trip: idempotency lookup, version check, and the writes of state,
+version, log entry and key, and the version announced on the versions stream, happen in one
+atomic step.
 
 Retries and the deadline: redis-py itself does not retry; this module does, within one
 deadline per request (:mod:`referee.store.deadline`, ``deadline`` seconds for every call and
@@ -61,7 +62,8 @@ BACKOFF = 0.01  # seconds before the first retry, doubled after each
 TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterError, OSError)
 T = TypeVar("T")
 
-# ARGV[8]: this commit's token. Found already: a retry of a commit that did land.
+# ARGV[8]: this commit's token. Found already: a retry of a commit that did land (whose run
+# also announced the version). KEYS[5], ARGV[9]: the versions stream and how many it keeps.
 _COMMIT = """
 local done = redis.call('HGET', KEYS[4], ARGV[8])
 if done then return {'ok', done} end
@@ -87,6 +89,8 @@ if ARGV[6] ~= '' then
 else
   redis.call('PEXPIRE', KEYS[3], ARGV[5])
 end
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'v', tostring(nv))
+redis.call('PEXPIRE', KEYS[5], ARGV[5])
 return {'ok', tostring(nv)}
 """
 
@@ -276,29 +280,17 @@ class RedisStore:
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
                key: str | None = None, stored: str | None = None) -> Commit:
         token = secrets.token_hex(12)  # the same for every attempt of this commit
-        answer = self._run("commit", list(keys_of(match_id)),
-                           [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or "", token])
+        answer = self._run("commit", [*keys_of(match_id), versions_key(match_id)],
+                           [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or "", token,
+                            VERSIONS_KEPT])
         kind = answer[0]
         if kind == "ok":
-            self._announce(match_id, int(answer[1]))
             return Commit("ok", int(answer[1]))
         if kind == "stale":
             return Commit("stale", int(answer[1]))
         if kind == "replay":
             return Commit("replay", int(answer[1]), answer[2])
         return Commit("missing")
-
-    def _announce(self, match_id: str, version: int) -> None:
-        """Wake the requests waiting on this match, on every server. Best effort: the commit
-        has landed; a waiter that misses this wakes at its timeout and reads the version."""
-        stream = versions_key(match_id)
-        try:
-            pipe = self.client().pipeline(transaction=False)
-            pipe.xadd(stream, {"v": version}, maxlen=VERSIONS_KEPT, approximate=True)
-            pipe.pexpire(stream, self.ttl * 1000)
-            pipe.execute()
-        except (RedisError, RedisClusterException, OSError, StoreUnavailable):
-            pass
 
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
         stream = versions_key(match_id)
