@@ -6,8 +6,12 @@ times ``--requests`` requests of a mid-game legal move per game (``time.process_
 report gives the median microseconds per request of each revision and the ratio to the first.
 
     .venv/bin/python bench/bench_wsgi.py OLD NEW [NEWER...] [--rounds 5] [--requests 2000]
+    .venv/bin/python bench/bench_wsgi.py OLD NEW [NEWER...] --instructions
 
-``.`` names the working tree.
+``.`` names the working tree. ``--instructions`` counts instructions instead of timing
+(valgrind's callgrind, which a busy machine does not disturb): each revision and game runs
+twice under callgrind, with 100 and 600 requests after the warm-up, and the difference of
+the two totals divided by 500 is the count per request.
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ sys.path.insert(1, str(ROOT / "bench"))
 import servers  # noqa: E402
 
 
-def measure(requests: int) -> dict:
-    """Microseconds of CPU per adjudicate request, per game, in this process's code."""
+def measure(requests: int, only: str | None = None) -> dict:
+    """Microseconds of CPU per adjudicate request, per game (``only``: that game), in this
+    process's code."""
     from bench_stateless import sample_positions
     from referee.app import create_app
     from referee.games import GAMES
@@ -40,6 +45,8 @@ def measure(requests: int) -> dict:
     app = create_app({"REFEREE_STORE": None})
     figures = {}
     for game_id, game in GAMES.items():
+        if only is not None and game_id != only:
+            continue
         state, move = sample_positions(game, 40)[20]
         body = json.dumps({"state": state, "move": move}).encode()
         environ = {"REQUEST_METHOD": "POST", "PATH_INFO": f"/v1/games/{game_id}/adjudicate", "SERVER_NAME": "bench",
@@ -65,20 +72,56 @@ def measure(requests: int) -> dict:
     return figures
 
 
+def _callgrind_total(tree: Path, folder: Path, game_id: str, requests: int) -> int:
+    """Instructions callgrind counts for one run of ``requests`` requests of ``game_id``."""
+    out = folder / "callgrind.out"
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+                    "--code", str(tree), "--json", str(folder / "ignored.json"), "--requests", str(requests),
+                    "--game", game_id], check=True, cwd=tree, capture_output=True)
+    for line in out.read_text().splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    raise RuntimeError("no total in the callgrind output")
+
+
+def count_instructions(trees: dict[str, Path], folder: Path) -> dict[str, dict[str, int]]:
+    """Instructions per adjudicate request, per revision and game (difference of 600 and 100)."""
+    from referee.games import GAMES
+
+    counts: dict[str, dict[str, int]] = {}
+    for rev, tree in trees.items():
+        counts[rev] = {game_id: (_callgrind_total(tree, folder, game_id, 600) - _callgrind_total(tree, folder, game_id, 100))
+                       // 500 for game_id in GAMES}
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("revisions", nargs="*", default=["."])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--instructions", action="store_true", help="count instructions with callgrind instead")
     parser.add_argument("--code", help=argparse.SUPPRESS)
     parser.add_argument("--json", help=argparse.SUPPRESS)
+    parser.add_argument("--game", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.json:
-        Path(args.json).write_text(json.dumps(measure(args.requests)))
+        Path(args.json).write_text(json.dumps(measure(args.requests, args.game)))
         return
     with tempfile.TemporaryDirectory() as folder:
         trees = {rev: (ROOT if rev == "." else servers.export_revision(rev, Path(folder), f"tree{i}"))
                  for i, rev in enumerate(args.revisions)}
+        if args.instructions:
+            counts = count_instructions(trees, Path(folder))
+            first = args.revisions[0]
+            games = list(counts[first])
+            print("| revision | " + " | ".join(f"{g}, instructions per request (ratio to {first})" for g in games) + " |")
+            print("|---" * (len(games) + 1) + "|")
+            for rev in args.revisions:
+                print(f"| {rev} | " + " | ".join(f"{counts[rev][g]:,} ({counts[rev][g] / counts[first][g]:.3f})"
+                                                  for g in games) + " |")
+            print("\ncallgrind: (instructions of 600 requests - of 100 requests) / 500, after 200 warm-up requests")
+            return
         runs: dict[str, list[dict]] = {rev: [] for rev in trees}
         for _ in range(args.rounds):
             for rev, tree in trees.items():
