@@ -20,6 +20,11 @@ def test_equal_arguments_share_an_answer_and_other_types_do_not():
     for value in (1.0, True, "1"):
         assert remembered(2, {"a": value})["a"] == value
     assert len(calls) == 4
+    # None and NaN share the JSON text null, and a 100-bit integer has none: still apart.
+    assert remembered(2, {"a": None})["a"] is None
+    assert remembered(2, {"a": float("nan")})["a"] != remembered(2, {"a": float("nan")})["a"]   # NaN, not None
+    assert remembered(2, {"a": 2 ** 100})["a"] == 2 ** 100 and remembered(2, {"a": 2 ** 100 + 1})["a"] == 2 ** 100 + 1
+    assert len(calls) == 8
 
 
 def test_failures_and_long_arguments_are_not_kept():
