@@ -11,6 +11,7 @@ Three kinds of bad input stay distinct, as in python-chess:
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
@@ -199,12 +200,21 @@ class Game:
         if not checked:
             self.check_state(state)
         verdicts: list[Verdict] = []
-        for index, move in enumerate(moves):
-            verdict = self.adjudicate(state, move, checked=True)
-            verdicts.append(verdict)
-            if not verdict.legal:
-                return state, verdicts, index
-            state = verdict.state
-            if after_step is not None:
-                after_step(index)
+        # The verdicts kept hold every step's state: the cyclic collector would scan them again
+        # and again (5,000 Call of Katulhu moves cost 1.9 times per move what 100 cost, 1.2 without it). Steps
+        # make no reference cycles, so reference counting frees what they drop.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for index, move in enumerate(moves):
+                verdict = self.adjudicate(state, move, checked=True)
+                verdicts.append(verdict)
+                if not verdict.legal:
+                    return state, verdicts, index
+                state = verdict.state
+                if after_step is not None:
+                    after_step(index)
+        finally:
+            if collecting:
+                gc.enable()
         return state, verdicts, None
