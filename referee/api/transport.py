@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import socket
@@ -47,16 +48,24 @@ def _chunked(environ: dict) -> bool:
     return "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()  # the header, read directly
 
 
-def _timer(seconds: float):
-    """A timeout of the current greenlet when gevent drives the sockets (else none: a blocking
-    read of a real thread cannot be interrupted, and a sync worker has gunicorn's timeout)."""
+@functools.cache
+def _greenlet_timeout():
+    """gevent's Timeout when gevent drives the sockets, else None (a blocking read of a real
+    thread cannot be interrupted, and a sync worker has gunicorn's timeout). Asked at the first
+    request, in the worker, after gevent's patching; the answer does not change afterwards."""
     try:
         from gevent import Timeout, monkey
     except ImportError:  # pragma: no cover - gevent is a dependency
+        return None
+    return Timeout if monkey.is_module_patched("socket") else None
+
+
+def _timer(seconds: float):
+    """A timeout of the current greenlet when gevent drives the sockets (else none)."""
+    timeout = _greenlet_timeout()
+    if timeout is None:
         return contextlib.nullcontext()
-    if not monkey.is_module_patched("socket"):
-        return contextlib.nullcontext()
-    return Timeout(max(seconds, 0.001), _BodyTimeout)
+    return timeout(max(seconds, 0.001), _BodyTimeout)
 
 
 def _close_reading(environ: dict) -> None:
@@ -80,7 +89,9 @@ def read_body(app: Flask, req: Request) -> Response | None:
     if not chunked and (not length or (limit is not None and length > limit)):
         return None
     stream = environ["wsgi.input"]
-    allowed = app.config.get("REFEREE_BODY_TIMEOUT_SECONDS", body_timeout_from_env())
+    allowed = app.config.get("REFEREE_BODY_TIMEOUT_SECONDS")
+    if allowed is None:   # read from the environment once
+        allowed = app.config["REFEREE_BODY_TIMEOUT_SECONDS"] = body_timeout_from_env()
     started = time.monotonic()
     parts: list[bytes] = []
     size = 0
