@@ -256,3 +256,13 @@ def test_more_copies_named_than_the_deck_has_is_not_a_state():
     with pytest.raises(InvalidState) as bad:
         GAME.check_state(state)
     assert ("", "2 cards S1 are face up; the deck has 1") in bad.value.errors
+
+
+def test_fleas_are_bounded_in_both_hand_modes():
+    """The state check judges at most MAX_FLEAS fleas per player, with unseen hands too (a
+    state that would be refused with seen hands is not accepted unseen)."""
+    state = _unseen_state({4: ["C4"]})
+    state["players"][0]["fleas"] = 10 ** 6
+    with pytest.raises(InvalidState) as bad:
+        GAME.check_state(state)
+    assert ("/players/0/fleas", "at most 10000 fleas are judged") in bad.value.errors

@@ -35,7 +35,7 @@ so states written before it stay valid.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
 from referee.engine.information import PUBLIC, Disclosure, Hidden
@@ -220,6 +220,39 @@ DISCLOSURE = Disclosure(
     },
 )
 
+
+
+def _seat_errors(players: list) -> list[tuple[str, str]]:
+    """Hands within their size, fleas from 0 to MAX_FLEAS (the state check, both hand modes)."""
+    errors: list[tuple[str, str]] = []
+    for seat, player in enumerate(players):
+        if len(player["hand"]) > C.HAND_SIZE:
+            errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
+        if player["fleas"] < 0:
+            errors.append((f"/players/{seat}/fleas", "fleas cannot be negative"))
+        elif player["fleas"] > MAX_FLEAS:
+            errors.append((f"/players/{seat}/fleas", f"at most {MAX_FLEAS} fleas are judged"))
+    return errors
+
+
+def _line_errors(line: list, claim: Callable[[Any, str], None], names: Any) -> list[tuple[str, str]]:
+    """The line: distinct values 1 to 10 in ascending order, each pile holding cards of its
+    value; every card is passed to ``claim`` with its pointer (``names``: the card names the
+    state may hold, ids or kinds, whose value is checked)."""
+    errors: list[tuple[str, str]] = []
+    previous = 0
+    for p, pile in enumerate(line):
+        value = pile["value"]
+        if not 1 <= value <= 10 or value <= previous:
+            errors.append((f"/line/{p}/value", "line piles must have distinct values 1 to 10 in ascending order"))
+        previous = value
+        if not pile["cards"]:
+            errors.append((f"/line/{p}/cards", "a pile on the line holds at least one card"))
+        for i, card in enumerate(pile["cards"]):
+            claim(card, f"/line/{p}/cards/{i}")
+            if card in names and C.card_value(card) != value:
+                errors.append((f"/line/{p}/cards/{i}", f"card {card} does not have value {value}"))
+    return errors
 
 class ScratchAndCatch(Game):
     """Scratch & Catch, 2 to 6 players (rulebook sections Setup, Game Progress, Scratch Cards,
@@ -437,29 +470,15 @@ class ScratchAndCatch(Game):
             else:
                 named[card] = named.get(card, 0) + 1
 
+        errors.extend(_seat_errors(state["players"]))
         for seat, player in enumerate(state["players"]):
-            if len(player["hand"]) > C.HAND_SIZE:
-                errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
-            if player["fleas"] < 0:
-                errors.append((f"/players/{seat}/fleas", "fleas cannot be negative"))
             for i, card in enumerate(player["hand"]):
                 if card is not None:
                     errors.append((f"/players/{seat}/hand/{i}", "with unseen hands a card in hand is null"))
             unseen += len(player["hand"])
             for i, card in enumerate(player["collected"]):
                 claim(card, f"/players/{seat}/collected/{i}")
-        previous = 0
-        for p, pile in enumerate(state["line"]):
-            value = pile["value"]
-            if not 1 <= value <= 10 or value <= previous:
-                errors.append((f"/line/{p}/value", "line piles must have distinct values 1 to 10 in ascending order"))
-            previous = value
-            if not pile["cards"]:
-                errors.append((f"/line/{p}/cards", "a pile on the line holds at least one card"))
-            for i, card in enumerate(pile["cards"]):
-                claim(card, f"/line/{p}/cards/{i}")
-                if card in counts and C.card_value(card) != value:
-                    errors.append((f"/line/{p}/cards/{i}", f"card {card} does not have value {value}"))
+        errors.extend(_line_errors(state["line"], claim, counts))
         for i, card in enumerate(state["draw_pile"]):
             if card is not None:
                 errors.append((f"/draw_pile/{i}", "with unseen hands a card of the draw pile is null"))
@@ -500,29 +519,13 @@ class ScratchAndCatch(Game):
             else:
                 where[card] = pointer
 
+        errors.extend(_seat_errors(players))
         for seat, player in enumerate(players):
-            if len(player["hand"]) > C.HAND_SIZE:
-                errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
-            if player["fleas"] < 0:
-                errors.append((f"/players/{seat}/fleas", "fleas cannot be negative"))
-            elif player["fleas"] > MAX_FLEAS:
-                errors.append((f"/players/{seat}/fleas", f"at most {MAX_FLEAS} fleas are judged"))
             for i, card in enumerate(player["hand"]):
                 claim(card, f"/players/{seat}/hand/{i}")
             for i, card in enumerate(player["collected"]):
                 claim(card, f"/players/{seat}/collected/{i}")
-        previous = 0
-        for p, pile in enumerate(state["line"]):
-            value = pile["value"]
-            if not 1 <= value <= 10 or value <= previous:
-                errors.append((f"/line/{p}/value", "line piles must have distinct values 1 to 10 in ascending order"))
-            previous = value
-            if not pile["cards"]:
-                errors.append((f"/line/{p}/cards", "a pile on the line holds at least one card"))
-            for i, card in enumerate(pile["cards"]):
-                claim(card, f"/line/{p}/cards/{i}")
-                if card in known and C.card_value(card) != value:
-                    errors.append((f"/line/{p}/cards/{i}", f"card {card} does not have value {value}"))
+        errors.extend(_line_errors(state["line"], claim, known))
         for i, card in enumerate(state["draw_pile"]):
             claim(card, f"/draw_pile/{i}")
         missing = known - where.keys()
