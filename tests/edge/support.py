@@ -62,7 +62,8 @@ def problem_of(body: bytes) -> dict:
 
 class DelayProxy:
     """A TCP proxy to a Redis server that holds back the reply to a request containing
-    ``marker`` by ``delay`` seconds, ``times`` times in all (then passes everything)."""
+    ``marker`` by ``delay`` seconds, ``times`` times in all (then passes everything), and
+    counts the bytes of Redis's replies (``replied``)."""
 
     def __init__(self, upstream_port: int, marker: bytes = b"", delay: float = 0.0, times: int = 0):
         self.upstream_port = upstream_port
@@ -70,6 +71,7 @@ class DelayProxy:
         self.delay = delay
         self.times = times
         self.delayed = 0
+        self.replied = 0
         self.port = free_port()
         self._lock = threading.Lock()
         self._server = socket.create_server(("127.0.0.1", self.port))
@@ -115,6 +117,8 @@ class DelayProxy:
                 if hold["seconds"]:
                     time.sleep(hold["seconds"])
                     hold["seconds"] = 0.0
+                with self._lock:
+                    self.replied += len(data)
                 target.sendall(data)
         except OSError:
             pass

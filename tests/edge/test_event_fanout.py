@@ -11,63 +11,17 @@ from __future__ import annotations
 import json
 import random
 import socket
-import threading
 import time
 
 import pytest
 
-from tests.edge.support import http as call, start_gunicorn
-from tests.matches.matches_support import RedisServer, free_port, have
+from tests.edge.support import DelayProxy, http as call, start_gunicorn
+from tests.matches.matches_support import RedisServer, have
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
 
 STREAMS = 8
 MOVES = 150
-
-
-class CountingProxy:
-    """A TCP proxy to a Redis server that counts the bytes of Redis's replies."""
-
-    def __init__(self, upstream_port: int):
-        self.upstream_port = upstream_port
-        self.port = free_port()
-        self.replied = 0
-        self._lock = threading.Lock()
-        self._server = socket.create_server(("127.0.0.1", self.port))
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._server.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
-            threading.Thread(target=self._pipe, args=(client, upstream, False), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(upstream, client, True), daemon=True).start()
-
-    def _pipe(self, source, target, counted: bool) -> None:
-        try:
-            while data := source.recv(65536):
-                if counted:
-                    with self._lock:
-                        self.replied += len(data)
-                target.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for sock in (source, target):
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        self._server.close()
 
 
 def _open_stream(port: int, match_id: str, after: int) -> socket.socket:
@@ -90,7 +44,7 @@ def _read_until(sock: socket.socket, marker: bytes, seconds: float = 10) -> byte
 
 def test_a_move_costs_each_stream_its_new_entry_not_the_whole_log(tmp_path):
     redis_server = RedisServer(tmp_path / "redis").start()
-    proxy = CountingProxy(redis_server.port)
+    proxy = DelayProxy(redis_server.port)
     server = start_gunicorn(tmp_path, REDIS_URL=proxy.url, GUNICORN_ACCESS_LOG="",
                             REFEREE_EVENTS_HEARTBEAT_SECONDS="30")
     streams: list[socket.socket] = []
