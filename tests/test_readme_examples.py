@@ -8,13 +8,12 @@ import json
 import re
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from referee.app import create_app
+from tests.serving import serving
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -44,14 +43,8 @@ def _answers(output: str) -> list:
 @pytest.fixture(scope="module")
 def base():
     """host:port of the service in a real HTTP server (in-process match store)."""
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    with serving(create_app({"TESTING": True})) as port:
+        yield f"127.0.0.1:{port}"
 
 
 def _run(script: str, base: str, tmp_path) -> list:

@@ -4,12 +4,11 @@ service running in a real HTTP server on a free port."""
 from __future__ import annotations
 
 import shutil
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from referee.app import create_app
+from tests.serving import serving
 
 # Debian's packages (.ci/run installs one); Playwright's own browser download does not work here.
 BROWSERS = ("chromium-headless-shell", "chromium")
@@ -28,15 +27,8 @@ def chromium_path() -> str:
 @pytest.fixture(scope="module")
 def service_url():
     """The service (in-process match store) in a threaded HTTP server on a free port."""
-    app = create_app({"TESTING": True})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    with serving(create_app({"TESTING": True})) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import pytest
 import yaml
 
 from referee.app import create_app

@@ -73,6 +73,15 @@ REACHED = """([version, verdict]) => {
 }"""
 
 
+def join(page, match_id: str, secret: str, seat: int | None = None) -> None:
+    """Join a match on the page with its id and a seat's secret (and the seat, when not 0)."""
+    page.fill("#join-match", match_id)
+    if seat is not None:
+        page.fill("#join-seat", str(seat))
+    page.fill("#join-secret", secret)
+    page.click("#join-form button[type=submit]")
+
+
 def reached(page, version: int, verdict: bool = False) -> dict:
     return page.wait_for_function(REACHED, arg=[version, verdict]).json_value()
 
@@ -140,10 +149,7 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         a.click("button.sit[data-seat='0']")
 
         # Seat 1 joins on another device with the match id and its secret.
-        b.fill("#join-match", match_id)
-        b.fill("#join-seat", "1")
-        b.fill("#join-secret", secrets[1])
-        b.click("#join-form button[type=submit]")
+        join(b, match_id, secrets[1], seat=1)
         for page in (a, b):
             page.wait_for_selector("#connection[data-state='live']")
         pages = (a, b)
@@ -256,10 +262,7 @@ def test_a_dropped_event_stream_resumes_after_the_last_event_it_saw(service_url,
     context, page, watch = open_table(browser, service_url)
     try:
         page.route("**/events*", drop_first_stream)
-        page.fill("#join-match", match_id)
-        page.fill("#join-seat", "1")
-        page.fill("#join-secret", secrets[1])
-        page.click("#join-form button[type=submit]")
+        join(page, match_id, secrets[1], seat=1)
         page.wait_for_selector("#log li[data-version='1'][data-source='stream']")
         page.wait_for_selector("#connection[data-state='live']")
         assert reached(page, 1)["moves"] == 0   # seat 0 still has its second card to play
@@ -284,9 +287,7 @@ def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(ser
 
     context, page, watch = open_table(browser, service_url, PHONE)
     try:
-        page.fill("#join-match", match_id)
-        page.fill("#join-secret", secret)
-        page.click("#join-form button[type=submit]")
+        join(page, match_id, secret)
         reached(page, 0)
         pile_move = page.locator("#moves button.move", has_text="from the draw pile")
 
@@ -319,9 +320,7 @@ def test_with_unseen_hands_a_listed_kind_is_played_at_once_and_nothing_unused_is
 
     context, page, watch = open_table(browser, service_url, PHONE)
     try:
-        page.fill("#join-match", match_id)
-        page.fill("#join-secret", secret)
-        page.click("#join-form button[type=submit]")
+        join(page, match_id, secret)
         reached(page, 0)
         texts = page.locator("#moves button.move").all_inner_texts()
         assert texts and not [text for text in texts if "?" in text or "table fills" in text], texts
@@ -351,9 +350,7 @@ def test_at_a_catatac_table_a_play_is_sent_at_once_and_the_refill_card_is_asked(
 
     context, page, watch = open_table(browser, service_url, PHONE)
     try:
-        page.fill("#join-match", match_id)
-        page.fill("#join-secret", secret)
-        page.click("#join-form button[type=submit]")
+        join(page, match_id, secret)
         reached(page, 0)
         texts = page.locator("#moves button.move").all_inner_texts()
         assert texts and not [text for text in texts if "?" in text], texts

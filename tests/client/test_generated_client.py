@@ -11,14 +11,14 @@ import importlib
 import random
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import WSGIRequestHandler
 
 from referee.app import create_app
 from referee.store.memory import MemoryStore
+from tests.serving import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "referee_client"
@@ -53,15 +53,9 @@ class QuietHandler(WSGIRequestHandler):
 
 @pytest.fixture(scope="module")
 def base_url():
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True, "REFEREE_STORE": MemoryStore()}),
-                         threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    app = create_app({"TESTING": True, "REFEREE_STORE": MemoryStore()})
+    with serving(app, request_handler=QuietHandler) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def _any_move(moves, view, rnd):

@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.matches.matches_support import Gunicorn, RedisServer, free_port, http, wait_for  # noqa: F401
+from tests.matches.matches_support import Gunicorn, RedisServer, free_port, http  # noqa: F401 - RedisServer, free_port and http are shared from here
 
 
 def start_gunicorn(tmp_path: Path, **env: str) -> Gunicorn:
@@ -60,6 +60,31 @@ def problem_of(body: bytes) -> dict:
     return json.loads(body)
 
 
+def _shut(*socks: socket.socket) -> None:
+    for sock in socks:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def read_until(sock: socket.socket, marker: bytes | None, seconds: float) -> bytes:
+    """What arrives on ``sock`` until ``marker`` (None: only the time limit), ``seconds``
+    pass, or the server closes the connection."""
+    received = b""
+    end = time.monotonic() + seconds
+    while (marker is None or marker not in received) and (left := end - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            part = sock.recv(65536)
+        except socket.timeout:
+            break
+        if not part:
+            break
+        received += part
+    return received
+
+
 class DelayProxy:
     """A TCP proxy to a Redis server that holds back the reply to a request containing
     ``marker`` by ``delay`` seconds, ``times`` times in all (then passes everything), and
@@ -105,11 +130,7 @@ class DelayProxy:
         except OSError:
             pass
         finally:
-            for sock in (source, target):
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+            _shut(source, target)
 
     def _replies(self, source, target, hold) -> None:
         try:
@@ -123,11 +144,7 @@ class DelayProxy:
         except OSError:
             pass
         finally:
-            for sock in (source, target):
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+            _shut(source, target)
 
     def close(self) -> None:
         self._closing = True

@@ -9,7 +9,6 @@ import re
 import time
 import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
 

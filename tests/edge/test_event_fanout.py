@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from tests.edge.support import DelayProxy, http as call, start_gunicorn
+from tests.edge.support import DelayProxy, http as call, read_until, start_gunicorn
 from tests.matches.matches_support import RedisServer, have
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
@@ -29,17 +29,6 @@ def _open_stream(port: int, match_id: str, after: int) -> socket.socket:
     sock.sendall(f"GET /v1/matches/{match_id}/events HTTP/1.1\r\nHost: referee\r\n"
                  f"Last-Event-ID: {after}\r\n\r\n".encode())
     return sock
-
-
-def _read_until(sock: socket.socket, marker: bytes, seconds: float = 10) -> bytes:
-    received = b""
-    end = time.monotonic() + seconds
-    while marker not in received and time.monotonic() < end:
-        part = sock.recv(65536)
-        if not part:
-            break
-        received += part
-    return received
 
 
 def test_a_move_costs_each_stream_its_new_entry_not_the_whole_log(tmp_path):
@@ -80,12 +69,12 @@ def test_a_move_costs_each_stream_its_new_entry_not_the_whole_log(tmp_path):
 
         streams = [_open_stream(server.port, match_id, version) for _ in range(STREAMS)]
         for sock in streams:
-            assert b"retry:" in _read_until(sock, b"retry:")
+            assert b"retry:" in read_until(sock, b"retry:", 10)
         time.sleep(0.5)   # every stream has read the log once and waits
         before = proxy.replied
         play_one()
         for sock in streams:
-            assert f"id: {version}".encode() in _read_until(sock, f"id: {version}".encode())
+            assert f"id: {version}".encode() in read_until(sock, f"id: {version}".encode(), 10)
         time.sleep(0.3)   # the streams are waiting again
         per_stream = (proxy.replied - before) / STREAMS
         # What a stream needs per move: the new entry, and the snapshot (a state of a few KB)

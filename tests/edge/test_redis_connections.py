@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.edge.support import http as call, start_gunicorn
+from tests.edge.support import http as call, read_until, start_gunicorn
 from tests.matches.matches_support import have
 
 # Bursts of 300 connections load the machine: run alone, with the other tests under load.
@@ -34,38 +34,6 @@ def _send_all(port: int, request: bytes, count: int) -> list[socket.socket]:
     return sockets
 
 
-def _read_for(sock: socket.socket, seconds: float) -> bytes:
-    """What arrives on ``sock`` within ``seconds`` (or until the server closes it)."""
-    received = b""
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            part = sock.recv(65536)
-        except socket.timeout:
-            break
-        if not part:
-            break
-        received += part
-    return received
-
-
-def _read_until(sock: socket.socket, marker: bytes, seconds: float) -> bytes:
-    """What arrives on ``sock`` until ``marker`` (or ``seconds`` pass, or the server closes)."""
-    received = b""
-    end = time.monotonic() + seconds
-    while marker not in received and (left := end - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            part = sock.recv(65536)
-        except socket.timeout:
-            break
-        if not part:
-            break
-        received += part
-    return received
-
-
 def test_a_burst_of_match_reads_is_answered_without_503(tmp_path, redis_url):
     server = start_gunicorn(tmp_path, REDIS_URL=redis_url, GUNICORN_ACCESS_LOG="")
     try:
@@ -74,7 +42,7 @@ def test_a_burst_of_match_reads_is_answered_without_503(tmp_path, redis_url):
         sockets = _send_all(server.port, request, BURST)
         statuses = collections.Counter()
         for sock in sockets:
-            statuses[_read_for(sock, 10).split(b"\r\n", 1)[0]] += 1
+            statuses[read_until(sock, None, 10).split(b"\r\n", 1)[0]] += 1
             sock.close()
         assert statuses == {b"HTTP/1.1 200 OK": BURST}
     finally:
@@ -89,10 +57,10 @@ def test_a_burst_of_event_streams_all_wait(tmp_path, redis_url):
         match_id = _create(server)
         request = f"GET /v1/matches/{match_id}/events HTTP/1.1\r\nHost: referee\r\n\r\n".encode()
         sockets = _send_all(server.port, request, BURST)
-        answers = [_read_until(sock, b"retry:", 10) for sock in sockets]
+        answers = [read_until(sock, b"retry:", 10) for sock in sockets]
         assert collections.Counter(a.split(b"\r\n", 1)[0] for a in answers) == {b"HTTP/1.1 200 OK": BURST}
         time.sleep(1.0)   # every stream has reached its wait (or failed, sending "unavailable")
-        answers = [answer + _read_for(sock, 0.05) for answer, sock in zip(answers, sockets)]
+        answers = [answer + read_until(sock, None, 0.05) for answer, sock in zip(answers, sockets)]
         assert [a for a in answers if b"event: unavailable" in a] == []
     finally:
         for sock in sockets:
