@@ -1540,9 +1540,10 @@ class Catatac(Game):
         card = move.get("card")
         if card is None:
             raise _illegal("ALPHA_CARD_REQUIRED")
+        # The tuple first: a card may be any JSON value, and a set cannot hold a list.
         if card not in C.ALPHA_IDS or card not in C.alpha_set(_boosters(state["options"])):
             raise _illegal("ALPHA_NOT_HELD", card=card)
-        card = self._unseen_alpha(state, seat, card)
+        self._unseen_alpha(state, seat, card)
         new = _copy_state(state)
         new["players"][seat]["alpha"] = card
         events: list[dict] = [{"type": "alpha_shown", "player": seat, "card": card}]
