@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import select
 import threading
 import time
 from typing import Any, Callable, TypeVar
@@ -117,6 +118,39 @@ return false
 """
 
 
+def _os_poll() -> Callable[[], Any]:
+    """``select.poll`` as the OS gives it, even once gevent has patched the select module."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return select.poll
+    return monkey.get_original("select", "poll")
+
+
+_OS_POLL = _os_poll()
+
+
+class IdleCheckedConnection(redis.Connection):
+    """redis-py's Connection, whose check of an idle connection asks the OS's poll directly.
+
+    The pool asks ``can_read(0)`` each time it hands a connection out (no data may be pending
+    on it). Under gevent's monkey patching ``select.poll`` is cooperative: each check starts
+    watchers and yields to the hub, about as much CPU as the command itself (measured in a
+    gevent worker: a script call took 393 us of CPU with it, 213 us with the OS's poll). A
+    zero timeout never blocks, so the OS's poll is safe there. Whatever else (data pending,
+    a timeout, another parser) is redis-py's own check."""
+
+    def can_read(self, timeout: float = 0) -> bool:
+        sock = self._sock
+        reader = getattr(self._parser, "_reader", None)  # hiredis's Reader, which buffers replies
+        if timeout == 0 and sock is not None and reader is not None and not reader.has_data():
+            poller = _OS_POLL()
+            poller.register(sock.fileno(), select.POLLIN)
+            if not poller.poll(0):
+                return False
+        return super().can_read(timeout)
+
+
 WAIT_MARGIN_SECONDS = 2.0   # the blocking client's socket timeout exceeds the longest wait by this
 VERSIONS_KEPT = 16          # entries of a match's versions stream (only the newest one matters)
 
@@ -164,6 +198,8 @@ class RedisStore:
         options = dict(decode_responses=True, socket_timeout=self.socket_timeout,
                        socket_connect_timeout=self.socket_timeout, retry=Retry(NoBackoff(), 0),
                        max_connections=self.max_connections, timeout=self.socket_timeout)
+        if self.url.startswith("redis://"):  # TLS and Unix sockets keep the class their scheme names
+            options["connection_class"] = IdleCheckedConnection
         if self.cluster:
             return redis.RedisCluster.from_url(self.url, connection_pool_class=redis.BlockingConnectionPool,
                                                **options)
