@@ -22,7 +22,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import VALIDATES_SCHEMA
 
-from referee.games.common_schema import FullMatch, IdList, IntList, MaxKeys, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, IntList, MaxKeys, OneOfSchemas, StrictBoolean
 from referee.limits import MAX_PROBLEM_ERRORS
 
 _PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, IdList, IntList)
@@ -257,7 +257,7 @@ class FastEnvelope(Schema):
         if (fast is not None and type(data) is dict
                 and data.keys() <= fast.keys() and all(name in data for name in _required(type(self)))
                 and not _body_has_float(data)  # asked once for the whole envelope
-                and all(type(value) is dict and _fast_accepts(fast[name], value, float_free=True)
+                and all(type(value) is dict and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
                         for name, value in data.items())):
             return dict(data)
         return None
@@ -266,16 +266,22 @@ class FastEnvelope(Schema):
 @lru_cache(maxsize=None)
 def _envelope_fields(schema_class: type[Schema]) -> dict | None:
     """``{field name: nested schema class}`` when every field of the envelope is a FastNested of a
-    schema class with no validator, data key or default, and the envelope has no hook."""
+    schema class, or a OneOfSchemas object that the view loads itself once it knows the game
+    (``None`` then: any JSON object), with no validator, data key or default, and the envelope
+    has no hook."""
     schema = schema_class()
     if any(schema._hooks.values()) or schema.many or schema.unknown != "raise":
         return None
     found = {}
     for name, field in schema.fields.items():
-        if (type(field) is not FastNested or not isinstance(field.nested, type) or field.validators
-                or field.data_key or field.load_default is not missing or field.allow_none):
+        if (field.validators or field.data_key or field.load_default is not missing or field.allow_none):
             return None
-        found[name] = field.nested
+        if type(field) is OneOfSchemas and field.key_field is None and field.value_field is None:
+            found[name] = None
+        elif type(field) is FastNested and isinstance(field.nested, type):
+            found[name] = field.nested
+        else:
+            return None
     return found
 
 

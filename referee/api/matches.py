@@ -36,7 +36,7 @@ from referee.api.games import json_response, request_language
 from referee.api.metrics import count_store_error, count_verdict
 from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
                                        MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
-from referee.api.parsing import Blueprint
+from referee.api.parsing import Blueprint, fast_body
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
 from referee.api.snapshot_cache import RecentSnapshots, max_bytes_from_env
 from referee.engine import information
@@ -449,8 +449,12 @@ def _confirm_cached(store, recent: RecentSnapshots, match_id: str, version: int)
                        headers={"ETag": _etag(current)})
 
 
+_MOVE_REQUEST = MoveRequest()
+
+
 @blp.route("/<string:match_id>/moves", methods=["POST"])
-@blp.arguments(MoveRequest(), examples=_examples("postMove")[0])
+@fast_body(_MOVE_REQUEST)
+@blp.arguments(_MOVE_REQUEST, examples=_examples("postMove")[0])
 @blp.response(200, MatchVerdict, examples=_examples("postMove")[1], description="The verdict (a rule violation is a normal answer: legal false, "
               "and the match does not change)", headers=_ETAG_HEADER)
 @blp.doc(operationId="postMove", security=[{SECURITY_SCHEME: []}], parameters=[
