@@ -167,3 +167,33 @@ def test_fast_envelope_agrees_with_marshmallow(game_id, data):
     except ValidationError:
         loaded = ValidationError
     assert loaded == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_match_move_envelope_agrees_with_marshmallow(data):
+    """A match move body ({"move": <object>}, the object loaded later with its game's schema)
+    is taken by the fast path exactly when marshmallow loads it, and to the same value."""
+    from marshmallow import Schema
+
+    from referee.api.match_schemas import MoveRequest
+
+    body = {"move": {"player": 0, "type": "play", "card": "C1-1"}}
+    action = data.draw(st.sampled_from(["keep", "drop", "add", "replace", "float"]))
+    if action == "drop":
+        body.pop("move")
+    elif action == "add":
+        body["extra"] = data.draw(st.sampled_from(ODD_VALUES))
+    elif action == "replace":
+        body["move"] = data.draw(st.sampled_from(ODD_VALUES))
+    elif action == "float":
+        body["move"]["player"] = 0.5
+    request_schema = MoveRequest()
+    try:
+        expected = Schema.load(request_schema, body)
+    except ValidationError:
+        expected = ValidationError
+    fast = request_schema.fast_load(body)
+    assert fast is None or fast == expected
+    assert (fast is not None) == (action in ("keep", "replace") and isinstance(body["move"], dict)
+                                  and not _has_float(body))

@@ -51,6 +51,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.exceptions import ClusterError, ConnectionError as RedisConnectionError, RedisClusterException, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.maint_notifications import MaintNotificationsConfig
 from redis.retry import Retry
 
 from referee.store import (DEFAULT_DEADLINE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_WAITING, DEFAULT_SOCKET_TIMEOUT,
@@ -197,14 +198,24 @@ class RedisStore:
         # a blocking pool, so that even then a request waits for one rather than failing.
         options = dict(decode_responses=True, socket_timeout=self.socket_timeout,
                        socket_connect_timeout=self.socket_timeout, retry=Retry(NoBackoff(), 0),
-                       max_connections=self.max_connections, timeout=self.socket_timeout)
-        if self.url.startswith("redis://"):  # TLS and Unix sockets keep the class their scheme names
-            options["connection_class"] = IdleCheckedConnection
+                       max_connections=self.max_connections, timeout=self.socket_timeout, **self._checked())
         if self.cluster:
             return redis.RedisCluster.from_url(self.url, connection_pool_class=redis.BlockingConnectionPool,
                                                **options)
         pool = redis.BlockingConnectionPool.from_url(self.url, health_check_interval=30, **options)
         return redis.Redis(connection_pool=pool)
+
+    def _checked(self) -> dict:
+        """Pool options under which a connection handed out is never one with a reply pending.
+
+        redis-py's pool checks that (``can_read``) but, while maintenance notifications are
+        left to "auto" (RESP3 servers' push messages, redis-py 8), ignores the answer; this
+        store speaks RESP2, so they are off, and the check counts again. The check itself is
+        IdleCheckedConnection's (TLS and Unix sockets keep the class their scheme names)."""
+        options: dict = {"maint_notifications_config": MaintNotificationsConfig(enabled=False)}
+        if self.url.startswith("redis://"):
+            options["connection_class"] = IdleCheckedConnection
+        return options
 
     def client(self) -> Any:
         """The client, created on first use and again after a fork. Raises StoreUnavailable."""
@@ -259,7 +270,7 @@ class RedisStore:
                 # One connection per waiting slot: each waiting request holds one for its wait.
                 options = dict(decode_responses=True, socket_timeout=timeout,
                                socket_connect_timeout=self.socket_timeout, retry=Retry(NoBackoff(), 0),
-                               max_connections=self.max_waiting)
+                               max_connections=self.max_waiting, **self._checked())
                 try:
                     self._blocking = (redis.RedisCluster.from_url(self.url, **options) if self.cluster
                                       else redis.Redis.from_url(self.url, **options))

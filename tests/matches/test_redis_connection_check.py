@@ -1,0 +1,50 @@
+"""A connection the store's pool hands out never has a reply pending, so a command never
+reads another command's reply (a request interrupted between sending a command and reading
+its reply releases such a connection). The pool's check answers with the OS's poll, cheap
+under gevent, and the pool acts on it: redis-py 8 ignores it while maintenance notifications
+are "auto", its default."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from referee.store.redis import IdleCheckedConnection, RedisStore
+from tests.matches.matches_support import have
+
+pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
+
+
+@pytest.mark.parametrize("blocking", [False, True], ids=["commands", "waits"])
+def test_a_connection_with_a_reply_pending_is_not_handed_out(redis_url, blocking):
+    store = RedisStore(redis_url)
+    client = store.blocking_client() if blocking else store.client()
+    connection = client.connection_pool.get_connection()
+    try:
+        assert isinstance(connection, IdleCheckedConnection)
+        assert connection.can_read(0) is False  # idle: nothing pending
+        connection.send_command("ECHO", "pending")
+        connection._sock.settimeout(5)
+        assert connection.can_read(1) is True  # the reply arrives (redis-py's own check)
+        assert connection.can_read(0) is True  # and is seen by the cheap check too
+    finally:
+        client.connection_pool.release(connection)
+    # The pool finds the pending reply when it hands the connection out again, and reconnects.
+    assert client.echo("fresh") == "fresh"
+    assert client.echo("again") == "again"
+
+
+def test_a_reply_buffered_by_the_parser_counts_as_pending(redis_url):
+    client = RedisStore(redis_url).client()
+    connection = client.connection_pool.get_connection()
+    try:
+        connection.send_command("ECHO", "one")
+        connection.send_command("ECHO", "two")
+        time.sleep(0.2)  # both replies arrive, so the read of "one" takes "two" into the buffer
+        assert connection.read_response() == "one"
+        assert connection._parser._reader.has_data()  # "two" waits in the parser, not the socket
+        assert connection.can_read(0) is True
+    finally:
+        client.connection_pool.release(connection)
+    assert client.echo("three") == "three"
