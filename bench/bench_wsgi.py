@@ -12,12 +12,20 @@ report gives the median microseconds per request of each revision and the ratio 
 (valgrind's callgrind, which a busy machine does not disturb): each revision and game runs
 twice under callgrind, with 100 and 600 requests after the warm-up, and the difference of
 the two totals divided by 500 is the count per request.
+
+The last column, ``match-move``, is a legal move of a stored Scratch & Catch match (2 seats)
+through the same app with a Redis store: a redis-server of its own, started by the script;
+every request is the next move of one of the matches created before the timing starts, so
+each is served from the worker's snapshot cache and committed in one script call, as a
+keep-alive client's moves are.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import io
+import os
 import json
 import statistics
 import subprocess
@@ -44,6 +52,8 @@ def measure(requests: int, only: str | None = None) -> dict:
 
     app = create_app({"REFEREE_STORE": None})
     figures = {}
+    if only in (None, MATCH_MOVE):
+        figures[MATCH_MOVE] = _measure_match_moves(requests)
     for game_id, game in GAMES.items():
         if only is not None and game_id != only:
             continue
@@ -72,6 +82,44 @@ def measure(requests: int, only: str | None = None) -> dict:
     return figures
 
 
+MATCH_MOVE = "match-move"
+
+
+def _measure_match_moves(requests: int) -> float:
+    """Microseconds of CPU per legal match move (REDIS_URL: the script's own redis-server)."""
+    from bench_matches import GAME_ID, plan_games
+    from referee.app import create_app
+
+    app = create_app({})  # the store from REDIS_URL
+    statuses: list[str] = []
+
+    def call(path: str, body: bytes, headers: dict) -> bytes:
+        environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "SERVER_NAME": "bench", "SERVER_PORT": "80",
+                   "wsgi.url_scheme": "http", "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
+                   "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.errors": sys.stderr, "wsgi.input": io.BytesIO(body),
+                   **{"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}}
+        return b"".join(app(environ, lambda status, _headers, _exc=None: statuses.append(status)))
+
+    moves: list[tuple[str, bytes, dict]] = []
+    seeds = iter(range(10**6))
+    while len(moves) < requests + 200:
+        seed = f"bench-wsgi-{next(seeds)}"
+        match = json.loads(call("/v1/matches", json.dumps({"game": GAME_ID, "players": 2, "seed": seed}).encode(), {}))
+        secrets = [seat["secret"] for seat in match["seats"]]
+        for version, (_state, move) in enumerate(plan_games([seed], 2)[0]):
+            moves.append((f"/v1/matches/{match['id']}/moves", json.dumps({"move": move}).encode(),
+                          {"If-Match": f'"{version}"', "Authorization": f"Bearer {secrets[move['player']]}"}))
+    statuses.clear()
+    for path, body, headers in moves[:200]:
+        call(path, body, headers)
+    began = time.process_time()
+    for path, body, headers in moves[200:200 + requests]:
+        call(path, body, headers)
+    spent = time.process_time() - began
+    assert statuses == ["200 OK"] * len(statuses) and len(statuses) == 200 + requests, statuses[:3]
+    return spent / requests * 1e6
+
+
 def _callgrind_total(tree: Path, folder: Path, game_id: str, requests: int) -> int:
     """Instructions callgrind counts for one run of ``requests`` requests of ``game_id``."""
     out = folder / "callgrind.out"
@@ -91,7 +139,7 @@ def count_instructions(trees: dict[str, Path], folder: Path) -> dict[str, dict[s
     counts: dict[str, dict[str, int]] = {}
     for rev, tree in trees.items():
         counts[rev] = {game_id: (_callgrind_total(tree, folder, game_id, 600) - _callgrind_total(tree, folder, game_id, 100))
-                       // 500 for game_id in GAMES}
+                       // 500 for game_id in [*GAMES, MATCH_MOVE]}
     return counts
 
 
@@ -109,6 +157,8 @@ def main() -> None:
         Path(args.json).write_text(json.dumps(measure(args.requests, args.game)))
         return
     with tempfile.TemporaryDirectory() as folder:
+        redis_server, os.environ["REDIS_URL"] = servers.start_redis(Path(folder))  # for the match moves
+        atexit.register(servers.stop, None, redis_server)
         trees = {rev: (ROOT if rev == "." else servers.export_revision(rev, Path(folder), f"tree{i}"))
                  for i, rev in enumerate(args.revisions)}
         if args.instructions:
