@@ -9,7 +9,9 @@ from __future__ import annotations
 import time
 
 import pytest
+import redis
 
+from referee.store import StoreUnavailable
 from referee.store.redis import IdleCheckedConnection, RedisStore
 from tests.matches.matches_support import have
 
@@ -48,3 +50,26 @@ def test_a_reply_buffered_by_the_parser_counts_as_pending(redis_url):
     finally:
         client.connection_pool.release(connection)
     assert client.echo("three") == "three"
+
+
+def test_scripts_flushed_by_a_restarted_redis_are_loaded_again(redis_url):
+    """A Redis that restarted (or ran SCRIPT FLUSH) answers NOSCRIPT: the store loads the
+    script and runs it again, once, on the same connection."""
+    store = RedisStore(redis_url, ttl=100)
+    store.create("flushed", '{"game":"x"}', '{"v":0}', time.time())
+    redis.Redis.from_url(redis_url).script_flush()
+    assert store.commit("flushed", 0, '{"v":1}', '{"version":1}', time.time()).kind == "ok"
+    redis.Redis.from_url(redis_url).script_flush()
+    assert store.log("flushed") == ['{"version":1}']
+    assert store.get("flushed").version == 1
+
+
+def test_a_failed_command_does_not_leave_its_reply_behind(redis_url):
+    """An error reply (a wrong type) raises, and the connection answers the next command with
+    the next reply."""
+    store = RedisStore(redis_url, ttl=100)
+    client = store.client()
+    client.set("match:{typed}:snap", "not a hash")
+    with pytest.raises(StoreUnavailable):
+        store.commit("typed", 0, "{}", "{}", time.time())
+    assert client.echo("next") == "next"
