@@ -20,6 +20,8 @@ import orjson
 from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from referee.api.transport import BODY_KEY
+
 # An escaped surrogate (paired or not); only bodies holding one need the full check.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 # Digits all made "0", so that plain substring searches find what may be a number with a
@@ -83,7 +85,8 @@ class StrictJsonParser(FlaskParser):
         if not is_json_request(req):
             return missing
         floats: list = []
-        value = strict_loads(req.get_data(cache=True), on_float=lambda: floats.append(True))
+        data = req.environ.get(BODY_KEY)  # the body transport.read_body read, without werkzeug's stream again
+        value = strict_loads(req.get_data(cache=True) if data is None else data, on_float=lambda: floats.append(True))
         flask.g.body_has_float = bool(floats)  # read by FastNested: no float, no need to look
         return value
 

@@ -35,6 +35,10 @@ DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
 BODY_MIN_RATE = 16 * 1024   # bytes per second a slow body earns one more second with
 
 
+# The environ key of the body read whole here, for the JSON parser (referee.api.parsing).
+BODY_KEY = "referee.body"
+
+
 class _BodyTimeout(Exception):
     """The body did not arrive within its deadline."""
 
@@ -78,8 +82,8 @@ def _close_reading(environ: dict) -> None:
 
 
 def read_body(app: Flask, req: Request) -> Response | None:
-    """Before each request: replaces the request body by the bytes it holds, read within the
-    body deadline, or answers 408 (too slow), 400 (malformed chunking) or 413 (over the limit
+    """Before each request: replaces the request body by the bytes it holds (also kept in
+    ``environ[BODY_KEY]``), read within the body deadline, or answers 408 (too slow), 400 (malformed chunking) or 413 (over the limit
     of a chunked body) problem+json. A ``Content-Length`` over the limit is left to werkzeug's
     413, without reading."""
     environ = req.environ
@@ -122,6 +126,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
         return problem_response(400, f"The request body could not be read ({type(error).__name__}).",
                                 title="Unreadable body")
     data = b"".join(parts)
+    environ[BODY_KEY] = data
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
     environ.pop("HTTP_TRANSFER_ENCODING", None)
