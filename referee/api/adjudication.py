@@ -171,8 +171,9 @@ def view(game: Game, body: dict) -> dict:
     if seat is not None and seat >= len(state["players"]):
         raise ProblemError(422, "The state has no such seat.",
                            [("/seat", f"must be a seat from 0 to {len(state['players']) - 1}, or null")])
-    return {"seat": seat, "state": game.view(state, seat), "scores": game.visible_scores(state, seat),
-            "outcome": game.score(state)[1].to_json()}
+    sheet, outcome = game.score(state)
+    return {"seat": seat, "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
+            "outcome": outcome.to_json()}
 
 
 def game_detail(game: Game, language: str) -> dict:

@@ -167,9 +167,10 @@ def _private(response: Response, version: int) -> Response:
 
 def _match_json(game: Game, match_id: str, meta: dict, version: int, state: dict, updated: float,
                 expires: float, seat: int | None) -> dict:
+    sheet, outcome = game.score(state)
     return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
-            "state": game.view(state, seat), "scores": game.visible_scores(state, seat),
-            "outcome": game.score(state)[1].to_json(),
+            "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
+            "outcome": outcome.to_json(),
             "created_at": _time(meta["created"]), "updated_at": _time(updated), "expires_at": _time(expires)}
 
 
@@ -516,7 +517,7 @@ def post_move(body, match_id):
     if cached is not None and not verdict.legal:
         _confirm_cached(store, recent, match_id, version)
     answer = adjudication.verdict_json(verdict, request_language(), game)
-    answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat)
+    answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat, verdict.scores)
     answer["id"] = match_id
     if not verdict.legal:
         answer["version"] = version

@@ -164,11 +164,12 @@ class Game:
         table shows; listed once. Depends only on what ``view(state, seat)`` shows."""
         raise NotImplementedError
 
-    def visible_scores(self, state: State, seat: int | None) -> dict:
-        """The score sheet as ``seat`` (None: a spectator) may see it. Every game's sheet shows
-        only public parts until the end (points cards lying face down are counted, not
+    def visible_scores(self, state: State, seat: int | None, sheet: dict | None = None) -> dict:
+        """The score sheet as ``seat`` (None: a spectator) may see it; ``sheet``: the whole sheet
+        of ``state`` when the caller has it already (a verdict's ``scores``). Every game's sheet
+        shows only public parts until the end (points cards lying face down are counted, not
         valued), so the whole sheet is shown to every reader."""
-        return self.score(state)[0]
+        return self.score(state)[0] if sheet is None else sheet
 
     # -- shared --------------------------------------------------------------------------
 
