@@ -75,3 +75,19 @@ def test_referee_serve_on_a_taken_port_names_bind():
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
     assert "Set BIND" in result.stderr and "--bind" in result.stderr
+
+
+def test_scratch_and_catch_seeded_pile_play_naming_a_card_reads_as_a_sentence():
+    """Game Progress: with the seeded generator the referee turns the pile's top card, so a
+    pile play that names one is refused in words ("the card drawn", not the field name)."""
+    client = _client()
+    state = client.post("/v1/games/scratch-and-catch/setup", json={"players": 2, "seed": "named"}).get_json()["state"]
+    move = {"type": "play", "player": 0, "source": "pile", "card": state["draw_pile"][0]}
+    english = client.post("/v1/games/scratch-and-catch/adjudicate", json={"state": state, "move": move}).get_json()
+    assert [v["code"] for v in english["violations"]] == ["SEEDED_CHANCE"]
+    assert english["violations"][0]["message"] == ("With the seeded generator the referee turns the cards of the "
+                                                   "draw pile: a move does not name the card drawn.")
+    japanese = client.post("/v1/games/scratch-and-catch/adjudicate", json={"state": state, "move": move},
+                           headers={"Accept-Language": "ja"}).get_json()
+    assert japanese["violations"][0]["message"] == ("シード付き乱数のゲームでは、山札のカードをめくるのは審判が行います。"
+                                                    "引いたカードを手に示すことはできません。")

@@ -288,7 +288,8 @@ def get_match(query, match_id):
     503 with Retry-After when too many requests already wait on this server."""
     seat = query.get("seat")
     snap, meta = _read(match_id, seat)
-    if conditions.not_modified(snap.version):
+    waited = conditions.not_modified(snap.version)
+    if waited:
         snap = _wait_for_change(match_id, snap)
         if snap is None:
             raise _not_found(match_id)
@@ -298,7 +299,8 @@ def get_match(query, match_id):
     state = json.loads(snap.state)
     _recent().put(match_id, snap.version, meta, state, snap.state)
     answer = _match_json(game, match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
-    return _preference_applied(_private(json_response(answer), snap.version))
+    response = _private(json_response(answer), snap.version)
+    return _preference_applied(response) if waited else response
 
 
 def _wait_for_change(match_id: str, snap):
@@ -315,6 +317,9 @@ def _wait_for_change(match_id: str, snap):
 
 
 def _preference_applied(response: Response) -> Response:
+    """``Preference-Applied: wait=N`` on an answer that waited (or would have: the match moved
+    during the wait), never on one answered at once because If-None-Match named an older
+    version."""
     wait = live.preferred_wait(request.headers.get("Prefer"))
     if wait is not None and "If-None-Match" in request.headers:
         response.headers["Preference-Applied"] = f"wait={wait}"
@@ -480,7 +485,11 @@ def post_move(body, match_id):
     """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
     A legal move advances the match by one version atomically (compare-and-set on If-Match);
     an illegal move is answered 200 with its violations and changes nothing."""
-    expected, weak, malformed = conditions.if_match()
+    try:
+        expected, weak, malformed = conditions.if_match()
+    except ProblemError:  # 428: but a match that does not exist is the first thing to say
+        _snapshot(match_id)
+        raise
     key = _idempotency_key()
     store = _store()
     recent = _recent()

@@ -92,3 +92,14 @@ def test_a_card_id_with_a_trailing_newline_is_refused(client):
     assert response.status_code == 422
     response = client.post(f"{BASE}/adjudicate", json={"state": state, "move": play(0, "manx\n")})
     assert response.status_code == 422
+
+
+def test_a_play_missing_several_fields_names_each_of_them(client):
+    """Turn Summary: a play states its card, pair, block and order; each one missing is an
+    error with its own pointer, not only the first."""
+    state = build([["P4-2"], ["P1-1"]], ["P3-1"], ("neutral_alley", "black"))
+    answer = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0,
+                                                                              "card": "P4-2"}})
+    assert answer.status_code == 422
+    pointers = sorted(error["pointer"] for error in answer.get_json()["errors"])
+    assert pointers == ["/move/block", "/move/order", "/move/pair"]

@@ -104,3 +104,29 @@ def test_match_reads_declare_the_seat_parameter_in_the_contract():
         operation = spec["paths"][path]["get"]
         assert ("header", "If-None-Match") in {(p["in"], p["name"]) for p in operation["parameters"]}
         assert "ETag" in operation["responses"]["304"]["headers"]
+
+
+def test_a_move_on_a_match_that_does_not_exist_is_404_even_without_if_match(table):
+    """The first thing wrong with such a request is the match: 404, not 428 for the header."""
+    client, created = table
+    move, _etag = _first_legal(client, created)
+    answer = client.post("/v1/matches/no-such-match/moves", json={"move": move}, headers=_auth(created, 0))
+    assert answer.status_code == 404
+    assert answer.get_json()["detail"] == "No match no-such-match (it never existed or it expired)."
+    assert client.post(f"/v1/matches/{created['id']}/moves", json={"move": move},
+                       headers=_auth(created, 0)).status_code == 428
+
+
+def test_preference_applied_only_on_an_answer_that_waited(table):
+    """RFC 7240: Preference-Applied says the wait was honoured. If-None-Match naming an older
+    version is answered at once (200, nothing to wait for), so without it; naming the current
+    version, the answer waited (304 after the wait) and says so."""
+    client, created = table
+    move, etag = _first_legal(client, created)
+    assert client.post(f"/v1/matches/{created['id']}/moves", json={"move": move},
+                       headers={"If-Match": etag, **_auth(created, 0)}).status_code == 200
+    url = f"/v1/matches/{created['id']}"
+    at_once = client.get(url, headers={"If-None-Match": '"0"', "Prefer": "wait=1"})
+    assert at_once.status_code == 200 and "Preference-Applied" not in at_once.headers
+    waited = client.get(url, headers={"If-None-Match": '"1"', "Prefer": "wait=1"})
+    assert waited.status_code == 304 and waited.headers["Preference-Applied"] == "wait=1"

@@ -351,9 +351,10 @@ class CatatacMove(Schema):
     def _fields_of_type(self, data, **kwargs):
         kind = data["type"]
         if kind == "play":
-            for name in ("card", "pair", "block", "order"):
-                if name not in data:
-                    raise ValidationError("a play states card, pair, block and order (null when unused)", name)
+            missing = [name for name in ("card", "pair", "block", "order") if name not in data]
+            if missing:
+                raise ValidationError({name: ["a play states card, pair, block and order (null when unused)"]
+                                       for name in missing})
             if "points_card" in data:
                 raise ValidationError("only a decline takes a points card", "points_card")
         else:

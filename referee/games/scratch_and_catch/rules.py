@@ -73,7 +73,7 @@ MESSAGES = {
     "CARD_REQUIRED": ("At a table game, name the card taken from the draw pile.", PROGRESS),
     "CARD_NOT_IN_PILE": ("Card {card} cannot be in the draw pile.", PROGRESS),
     "SEEDED_CHANCE": ("With the seeded generator the referee turns the cards of the draw pile: a move does not "
-                      "name {field}.", PROGRESS),
+                      "name the {field} drawn.", PROGRESS),
     "UNKNOWN_CARD": ("Unknown card id {card}: this game's deck has no such card.", PROGRESS),
     "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PROGRESS),
     "HAND_EMPTY": ("Your hand is empty: play from the draw pile.", PROGRESS),
@@ -264,6 +264,7 @@ class ScratchAndCatch(Game):
     rules_version = "scratch-and-catch/en-1"
     messages = MESSAGES
     disclosure = DISCLOSURE
+    word_params = frozenset({"field"})
 
     # -- description ---------------------------------------------------------------------
 
