@@ -158,6 +158,10 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as folder:
         redis_server, os.environ["REDIS_URL"] = servers.start_redis(Path(folder))  # for the match moves
+        # Callgrind runs the code about 50 times slower: store timeouts that a loaded machine
+        # under it cannot miss (a 503 would end the run).
+        os.environ.setdefault("REDIS_SOCKET_TIMEOUT_SECONDS", "10")
+        os.environ.setdefault("REFEREE_STORE_DEADLINE_SECONDS", "30")
         atexit.register(servers.stop, None, redis_server)
         trees = {rev: (ROOT if rev == "." else servers.export_revision(rev, Path(folder), f"tree{i}"))
                  for i, rev in enumerate(args.revisions)}
