@@ -175,16 +175,8 @@ def _overlong_lists(schema: Schema, value) -> dict:
         key = field.data_key or name
         item = value.get(key)
         if type(item) is list and isinstance(field, fields.List):
-            messages = []
-            for validator in field.validators:
-                if not isinstance(validator, validate.Length):
-                    continue
-                longest = validator.max if validator.equal is None else validator.equal
-                if longest is not None and len(item) > longest:
-                    try:
-                        validator(item)
-                    except ValidationError as error:
-                        messages.extend(error.messages)
+            messages = _messages_of(field, item, lambda validator: isinstance(validator, validate.Length)
+                                    and _longest(validator) is not None and len(item) > _longest(validator))
             if messages:
                 errors[key] = messages
             elif isinstance(field.inner, fields.Nested) and not field.inner.many:
@@ -193,13 +185,8 @@ def _overlong_lists(schema: Schema, value) -> dict:
                 if nested:
                     errors[key] = nested
         elif type(item) is dict and isinstance(field, fields.Dict):
-            messages = []
-            for validator in field.validators:
-                if isinstance(validator, MaxKeys) and len(item) > validator.maximum:
-                    try:
-                        validator(item)
-                    except ValidationError as error:
-                        messages.extend(error.messages)
+            messages = _messages_of(field, item, lambda validator: isinstance(validator, MaxKeys)
+                                    and len(item) > validator.maximum)
             if messages:
                 errors[key] = messages
         elif type(item) is dict and isinstance(field, fields.Nested) and not field.many:
@@ -207,6 +194,23 @@ def _overlong_lists(schema: Schema, value) -> dict:
             if found:
                 errors[key] = found
     return errors
+
+
+def _longest(length: validate.Length) -> int | None:
+    return length.max if length.equal is None else length.equal
+
+
+def _messages_of(field: fields.Field, item, exceeded) -> list:
+    """The messages of the validators of ``field`` that ``exceeded(validator)`` picks, run on
+    ``item`` alone (its elements are not loaded)."""
+    messages: list = []
+    for validator in field.validators:
+        if exceeded(validator):
+            try:
+                validator(item)
+            except ValidationError as error:
+                messages.extend(error.messages)
+    return messages
 
 
 def _refuse_overlong_lists(schema: Schema, value) -> None:
