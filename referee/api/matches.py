@@ -319,9 +319,9 @@ def _wait_for_change(match_id: str, snap):
 def _preference_applied(response: Response) -> Response:
     """``Preference-Applied: wait=N`` on an answer that waited (or would have: the match moved
     during the wait), never on one answered at once because If-None-Match named an older
-    version."""
+    version. Called only where If-None-Match named the current version."""
     wait = live.preferred_wait(request.headers.get("Prefer"))
-    if wait is not None and "If-None-Match" in request.headers:
+    if wait is not None:
         response.headers["Preference-Applied"] = f"wait={wait}"
         response.vary.add("Prefer")
     return response
@@ -359,8 +359,8 @@ def get_events(query, match_id):
         return [_render(record, seat, shown) for record in records if record["version"] > after_version]
 
     def finished(state: dict) -> dict | None:
-        outcome = game.score(state)[1]
-        return {"outcome": outcome.to_json(), "scores": game.visible_scores(state, seat)} if outcome.finished else None
+        sheet, outcome = game.score(state)
+        return {"outcome": outcome.to_json(), "scores": game.visible_scores(state, seat, sheet)} if outcome.finished else None
 
     slots = current_app.extensions["referee.waiting"]
     slots.acquire()

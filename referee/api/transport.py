@@ -33,8 +33,6 @@ from referee.api.problems import problem_response
 READ_SIZE = 16 * 1024
 DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
 BODY_MIN_RATE = 16 * 1024   # bytes per second a slow body earns one more second with
-
-
 # The environ key of the body read whole here, for the JSON parser (referee.api.parsing).
 BODY_KEY = "referee.body"
 
@@ -83,9 +81,9 @@ def _close_reading(environ: dict) -> None:
 
 def read_body(app: Flask, req: Request) -> Response | None:
     """Before each request: replaces the request body by the bytes it holds (also kept in
-    ``environ[BODY_KEY]``), read within the body deadline, or answers 408 (too slow), 400 (malformed chunking) or 413 (over the limit
-    of a chunked body) problem+json. A ``Content-Length`` over the limit is left to werkzeug's
-    413, without reading."""
+    ``environ[BODY_KEY]``), read within the body deadline, or answers 408 (too slow), 400
+    (malformed chunking) or 413 (over the limit of a chunked body) problem+json. A
+    ``Content-Length`` over the limit is left to werkzeug's 413, without reading."""
     environ = req.environ
     chunked = _chunked(environ)
     length = req.content_length
