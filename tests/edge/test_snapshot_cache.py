@@ -120,7 +120,35 @@ def test_cache_drops_entries_by_age_on_write():
 
 
 def test_cache_bound_setting():
-    assert max_bytes_from_env({}) == DEFAULT_MAX_BYTES == 64 * 1024 * 1024
+    assert max_bytes_from_env({}) == DEFAULT_MAX_BYTES == 16 * 1024 * 1024
     assert max_bytes_from_env({"REFEREE_SNAPSHOT_CACHE_BYTES": "1000"}) == 1000
     with pytest.raises(ValueError):
         max_bytes_from_env({"REFEREE_SNAPSHOT_CACHE_BYTES": "-1"})
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_cache_estimate_covers_the_memory_it_holds(game_id):
+    """The bound is in estimated bytes; what the entries really hold (measured by tracemalloc
+    as what clearing the cache frees) stays within the estimate, and within a third of it, so
+    the bound is neither broken nor far too cautious (docs/matches.md, the snapshot cache)."""
+    import tracemalloc
+
+    game = GAMES[game_id]
+    app = create_app({"TESTING": True, "REFEREE_STORE": MemoryStore()})
+    client = app.test_client()
+    players = game.player_counts[0]
+    tracemalloc.start()
+    try:
+        for number in range(60):
+            match = client.post("/v1/matches", json={"game": game_id, "players": players,
+                                                     "seed": f"cache-{number}"}).get_json()
+            assert client.get(f"/v1/matches/{match['id']}").status_code == 200  # cached by the read
+        cache = app.extensions["referee.recent_snapshots"]
+        assert len(cache) == 60
+        estimated = cache.bytes
+        held = tracemalloc.get_traced_memory()[0]
+        cache._items.clear()
+        freed = held - tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert estimated / 3 <= freed <= estimated, (freed, estimated)
