@@ -64,6 +64,44 @@ class TestCompareAndSet:
         assert store.idempotent(match, "k") == "first"
 
 
+class TestCommitRetried:
+    """A commit's script may run twice (its first reply lost): the second run finds the first's
+    token on the versions stream and answers its version, not "stale" nor a replay."""
+
+    @pytest.fixture
+    def retried(self, redis_url, monkeypatch):
+        import referee.store.redis as redis_store
+
+        monkeypatch.setattr(redis_store.secrets, "token_hex", lambda _n: "same-commit")
+        store = RedisStore(redis_url, ttl=100)
+        yield store
+        store.close()
+
+    @pytest.mark.parametrize("key", [None, "k"])
+    def test_second_run_answers_the_version_it_created(self, retried, key):
+        match = new_match(retried)
+        first = retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), key, "answer-1" if key else None)
+        again = retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), key, "answer-1" if key else None)
+        assert (first.kind, first.version) == (again.kind, again.version) == ("ok", 1)
+        assert retried.log(match) == ['{"e":1}'] and retried.get(match).version == 1
+
+    def test_found_after_later_moves_landed(self, retried, monkeypatch):
+        import referee.store.redis as redis_store
+
+        match = new_match(retried)
+        assert retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time()).kind == "ok"
+        for version in range(1, 6):
+            monkeypatch.setattr(redis_store.secrets, "token_hex", lambda _n, v=version: f"other-{v}")
+            assert retried.commit(match, version, "{}", "{}", time.time()).kind == "ok"
+        monkeypatch.setattr(redis_store.secrets, "token_hex", lambda _n: "same-commit")
+        again = retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time())
+        assert (again.kind, again.version) == ("ok", 1)
+        monkeypatch.setattr(redis_store.secrets, "token_hex", lambda _n: "another-commit")
+        stale = retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time())
+        assert (stale.kind, stale.version) == ("stale", 6)
+        assert len(retried.log(match)) == 6
+
+
 class TestRedisKeysAndTTL:
     def test_every_key_of_a_match_is_in_one_slot(self):
         assert len({key_slot(k.encode()) for k in keys_of("abc-DEF_123")}) == 1
@@ -73,11 +111,11 @@ class TestRedisKeysAndTTL:
         store = RedisStore(redis_url, ttl=100)
         raw = redis.Redis.from_url(redis_url)
         match = new_match(store)
-        snap, log, keys, commits = keys_of(match)
+        snap, log, keys, versions = keys_of(match)
         assert 99_000 < raw.pttl(snap) <= 100_000
         raw.pexpire(snap, 5_000)
         assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "a").kind == "ok"
-        for key in (snap, log, keys, commits):
+        for key in (snap, log, keys, versions):
             assert 99_000 < raw.pttl(key) <= 100_000, key
         store.remember(match, "k2", "b")
         assert 99_000 < raw.pttl(keys) <= 100_000
