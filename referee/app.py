@@ -85,6 +85,18 @@ class RefereeApi(Api):
         return problems.from_http_exception(error)
 
 
+def _language_headers(response, request_globals) -> None:
+    """Verdict messages follow Accept-Language: say which language, and let caches vary on it."""
+    language = request_globals.get("language")
+    if language is not None:
+        headers = response.headers
+        headers["Content-Language"] = language
+        if headers.getlist("Vary"):  # (a lookup that raises no KeyError when absent)
+            response.vary.add("Accept-Language")
+        else:  # what vary.add writes to an answer without Vary, without parsing one
+            headers["Vary"] = "Accept-Language"
+
+
 def _needs_json_body(req: Request) -> bool:
     # Only for a route that exists and takes this method: others answer 404/405 first.
     return req.url_rule is not None and req.method in ("POST", "PUT", "PATCH") and req.path.startswith("/v1/")
@@ -107,17 +119,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     # Each request's own bookkeeping, as one hook before and one after, handed the request and
-    # flask.g (a look-up through Flask's context proxies costs about as much as the work).
-    # Order matters: every answer, even one a later hook gives, has a request id and is counted.
+    # flask.g (a look-up through Flask's context proxies costs about as much as the work):
+    # the request id, the store deadline, the body and its media type (415), then the
+    # language headers, the request id echoed and the metrics. Order matters: every answer,
+    # even one a later hook gives, has a request id and is counted.
     def open_request():
         req, request_globals = request._get_current_object(), g._get_current_object()
         take_request_id(req.environ, request_globals)
         open_budget()  # one store deadline per request (referee/store/deadline.py)
         metrics.start_timer(request_globals)
-        return read_body(app, req)  # the whole body, within its deadline and the limit
+        refused = read_body(app, req)  # the whole body, within its deadline and the limit
+        if refused is None and _needs_json_body(req) and not req.is_json:
+            return problems.problem_response(415, "Send the request body as application/json.")
+        return refused
 
     def close_request(response):
         request_globals = g._get_current_object()
+        _language_headers(response, request_globals)
         return metrics.record(echo_request_id(response, request_globals), request._get_current_object(),
                               request_globals)
 
@@ -145,27 +163,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(table_blueprint())
     app.extensions["referee.api"] = api
 
-    @app.before_request
-    def require_json():
-        req = request._get_current_object()  # the request itself: one lookup through the proxy
-        if _needs_json_body(req) and not req.is_json:
-            return problems.problem_response(415, "Send the request body as application/json.")
-        return None
-
     app.register_error_handler(problems.ProblemError, problems.from_problem_error)
-
-    @app.after_request
-    def language_headers(response):
-        # Verdict messages follow Accept-Language: say which language, and let caches vary on it.
-        language = g.get("language")
-        if language is not None:
-            headers = response.headers
-            headers["Content-Language"] = language
-            if headers.getlist("Vary"):  # (a lookup that raises no KeyError when absent)
-                response.vary.add("Accept-Language")
-            else:  # what vary.add writes to an answer without Vary, without parsing one
-                headers["Vary"] = "Accept-Language"
-        return response
 
     @app.errorhandler(RecursionError)
     def too_deep(_error):
