@@ -245,6 +245,10 @@ def test_game_progress_card_must_be_in_hand():
     verdict = play(state, 0, "C2-1")
     assert verdict.violations[0].code == "CARD_NOT_IN_HAND"
     assert verdict.violations[0].text() == "Card C2-1 is not in your hand."
+    # Components: the default deck has 7 Cat 5s (C5-1 to C5-7), so no C5-99 exists anywhere.
+    unknown = play(state, 0, "C5-99")
+    assert [(v.code, v.rule) for v in unknown.violations] == [("UNKNOWN_CARD", "Game Progress")]
+    assert unknown.violations[0].text() == "Unknown card id C5-99: this game's deck has no such card."
 
 
 def test_game_progress_empty_draw_pile_cannot_be_played_from():

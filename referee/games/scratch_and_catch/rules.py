@@ -660,6 +660,9 @@ class ScratchAndCatch(Game):
         elif source == "hand":
             card = move.get("card")
             if card not in hand:
+                # A card the deck lacks is named so; one held elsewhere is only "not in your hand".
+                if card is not None and card not in C.deck_set(*_deck_of(state["options"])):
+                    raise Illegal(_violation("UNKNOWN_CARD", card=card))
                 raise Illegal(_violation("CARD_NOT_IN_HAND", card=card))
         new = _copy_state(state)
         player = new["players"][seat]
