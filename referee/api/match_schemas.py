@@ -38,7 +38,9 @@ class MatchCreateRequest(FastEnvelope):
     players = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_PLAYERS),
                              metadata={"description": "number of players (one of the game's allowed counts)"})
     seed = fields.String(validate=validate.Length(min=1, max=200),
-                         metadata={"description": "seed of the generator (docs/rng.md); random when absent"})
+                         metadata={"description": "seed of the generator (docs/rng.md); random and never shown "
+                                                  "when absent. Whoever knows the seed can deal the same game and "
+                                                  "see every hidden card: a seat should not choose it"})
     options = fields.Dict(metadata={"description": "setup options, as the game's <Game>Options schema"})
 
 

@@ -180,3 +180,36 @@ def test_stateless_view_is_the_match_view(rclient):
     bad = rclient.post("/v1/games/scratch-and-catch/view", json={"state": state, "seat": 3})
     assert bad.status_code == 422 and bad.get_json()["errors"][0]["pointer"] == "/seat"
     assert GAMES["scratch-and-catch"].view(state, 2)["players"][2]["hand"] == state["players"][2]["hand"]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_match_without_a_seed_keeps_its_random_seed_to_itself(rclient, game_id):
+    """Whoever knows the seed deals the same game through /setup and sees every card
+    (docs/matches.md, "The seed is the whole deal"). Without one, each match draws its own,
+    and no answer of the match (creation, every view, log, legal moves, a verdict) holds it."""
+    game = GAMES[game_id]
+    players = game.player_counts[0]
+    answers, seeds = [], []
+    for _ in range(2):
+        created = rclient.post("/v1/matches", json={"game": game_id, "players": players})
+        assert created.status_code == 201
+        match = created.get_json()
+        seeds.append(full_state(rclient, match["id"])["rng"]["seed"])
+        answers.append(created.get_data(as_text=True))
+    assert seeds[0] != seeds[1] and len(seeds[0]) >= 16
+    match_id, secrets = match["id"], [seat["secret"] for seat in match["seats"]]
+    state = full_state(rclient, match_id)
+    mover = game.legal_moves(state)[0]["player"]
+    readers = [(None, {})] + [(seat, bearer(secret)) for seat, secret in enumerate(secrets)]
+    listed, etag = _seat_moves(rclient, match_id, mover, secrets[mover])
+    verdict = move(rclient, match_id, game.legal_moves(state)[0], secrets[mover], etag)
+    assert verdict.status_code == 200 and verdict.get_json()["legal"]
+    answers.append(verdict.get_data(as_text=True))
+    for seat, headers in readers:
+        query = "" if seat is None else f"?seat={seat}"
+        answers.append(rclient.get(f"/v1/matches/{match_id}{query}", headers=headers).get_data(as_text=True))
+        answers.append(rclient.get(f"/v1/matches/{match_id}/log{query}", headers=headers).get_data(as_text=True))
+        if seat is not None:
+            answers.append(rclient.get(f"/v1/matches/{match_id}/legal-moves?seat={seat}",
+                                       headers=headers).get_data(as_text=True))
+    assert listed and all(seed not in text for text in answers for seed in seeds)
