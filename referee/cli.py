@@ -130,7 +130,10 @@ def serve(bind: str | None, workers: int | None) -> None:
 @click.argument("move_path", metavar="MOVE.json")
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", help="language of messages")
 def adjudicate(state_path: str, move_path: str, lang: str) -> None:
-    """Judge one move; prints the verdict JSON of POST /v1/games/{game}/adjudicate."""
+    """Judge one move; prints the verdict JSON of POST /v1/games/{game}/adjudicate.
+
+    Bad input exits 2 with problem+json on standard error; pointers start /state (STATE.json)
+    or /move (MOVE.json), as in the HTTP request."""
     _judge("adjudicate", state_path, move_path, lang)
 
 
@@ -140,7 +143,10 @@ def adjudicate(state_path: str, move_path: str, lang: str) -> None:
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", help="language of messages")
 @click.option("--include-states", is_flag=True, help="give the state after every step (as include_states: true)")
 def replay(state_path: str, moves_path: str, lang: str, include_states: bool) -> None:
-    """Replay moves; prints the JSON of POST /v1/games/{game}/replay."""
+    """Replay moves; prints the JSON of POST /v1/games/{game}/replay.
+
+    Bad input exits 2 with problem+json on standard error; pointers start /state (STATE.json)
+    or /moves (MOVES.json), as in the HTTP request."""
     _judge("replay", state_path, moves_path, lang, include_states)
 
 
