@@ -7,9 +7,9 @@ unchanged on a cluster):
   text), ``updated`` (epoch seconds);
 - ``match:{id}:log``: list of log entries (JSON texts), oldest first;
 - ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text);
-- ``match:{id}:versions``: a short stream of the versions committed (each with the token of
-  the commit that made it), read with ``XREAD BLOCK`` by requests waiting for the next move
-  (long-poll, event streams) on any server.
+- ``match:{id}:commits``: hash commit token -> the version that commit created;
+- ``match:{id}:versions``: a short stream of the versions committed, read with ``XREAD
+  BLOCK`` by requests waiting for the next move (long-poll, event streams) on any server.
 
 All of them expire ``ttl`` seconds after the last write (creation or legal move). A move is
 one Lua script, one round trip: idempotency lookup, version check, and the writes of state,
@@ -23,9 +23,8 @@ frozen Redis costs a request about ``deadline`` seconds (at worst one more socke
 when a retry's connect and reply both wait), then 503.
 Every script may run twice (a reply lost to a timeout is not a command not run), so each
 recognises its own earlier run: a commit carries a token made once per :meth:`commit` call
-and announced on the versions stream with the version it created; a second run finds the
-token there and answers that version instead of "stale" (the stream keeps the last
-``VERSIONS_KEPT`` versions, far more than can land between two attempts of one call).
+and stored with the version it created; a second run finds the token and answers that
+version instead of "stale".
 
 Connections: each request holds at most one connection of the client at a time, from a pool
 of ``max_connections`` per process (per node of a cluster): as many as the requests a gevent
@@ -66,43 +65,36 @@ BACKOFF = 0.01  # seconds before the first retry, doubled after each
 TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterError, OSError)
 T = TypeVar("T")
 
-# ARGV[8]: this commit's token, stored with the version it announces on the versions stream
-# (KEYS[4], kept to about ARGV[9] entries). Found there: a retry of a commit that did land.
-# Only a commit that finds the match moved on, or its idempotency key taken, looks for it.
+# ARGV[8]: this commit's token. Found already: a retry of a commit that did land (whose run
+# also announced the version). KEYS[5], ARGV[9]: the versions stream and how many it keeps.
 _COMMIT = """
-local function landed()
-  local want = tostring(tonumber(ARGV[1]) + 1)
-  for _, entry in ipairs(redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', ARGV[9])) do
-    local fields = entry[2]
-    if fields[2] == want then return fields[4] == ARGV[8] end
-  end
-  return false
-end
+local done = redis.call('HGET', KEYS[4], ARGV[8])
+if done then return {'ok', done} end
 if ARGV[6] ~= '' then
   local old = redis.call('HGET', KEYS[3], ARGV[6])
   if old then
-    if landed() then return {'ok', tostring(tonumber(ARGV[1]) + 1)} end
     return {'replay', redis.call('HGET', KEYS[1], 'version') or '0', old}
   end
 end
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {'missing'} end
-if v ~= ARGV[1] then
-  if landed() then return {'ok', tostring(tonumber(ARGV[1]) + 1)} end
-  return {'stale', v}
-end
-local nv = tostring(tonumber(v) + 1)
+if v ~= ARGV[1] then return {'stale', v} end
+local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[4])
 redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[8], nv)
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PEXPIRE', KEYS[4], ARGV[5])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+else
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
 end
-redis.call('PEXPIRE', KEYS[3], ARGV[5])
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[9], '*', 'v', nv, 't', ARGV[8])
-redis.call('PEXPIRE', KEYS[4], ARGV[5])
-return {'ok', nv}
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'v', tostring(nv))
+redis.call('PEXPIRE', KEYS[5], ARGV[5])
+return {'ok', tostring(nv)}
 """
 
 _CREATE = """
@@ -171,9 +163,9 @@ def versions_key(match_id: str) -> str:
 
 
 def keys_of(match_id: str) -> tuple[str, str, str, str]:
-    """The snapshot, log, idempotency and versions stream keys of a match (one hash tag)."""
+    """The snapshot, log, idempotency and commit token keys of a match (one hash tag)."""
     tag = "match:{" + match_id + "}:"
-    return tag + "snap", tag + "log", tag + "keys", versions_key(match_id)
+    return tag + "snap", tag + "log", tag + "keys", tag + "commits"
 
 
 class RedisStore:
@@ -365,7 +357,7 @@ class RedisStore:
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
                key: str | None = None, stored: str | None = None) -> Commit:
         token = secrets.token_hex(12)  # the same for every attempt of this commit
-        answer = self._run("commit", list(keys_of(match_id)),
+        answer = self._run("commit", [*keys_of(match_id), versions_key(match_id)],
                            [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or "", token,
                             VERSIONS_KEPT])
         kind = answer[0]
