@@ -175,12 +175,14 @@ def _unseen_kinds(state: State) -> list[str]:
             if sum(named.get(kind, (0, 0))) < count]
 
 
-def _unknown_or_elsewhere(state: State, card: str) -> Violation:
-    """A card named as taken from the draw pile that is not there: UNKNOWN_CARD when the deck
-    has no such card (as the stateless check says "unknown card id"), else CARD_NOT_IN_PILE."""
-    if card not in C.deck_set(*_deck_of(state["options"])):
+def _unknown_or_elsewhere(state: State, card: str | None, absent: str = "CARD_NOT_IN_PILE") -> Violation:
+    """A card named as taken from a place (the draw pile, the hand) that does not hold it:
+    UNKNOWN_CARD when the deck has no such card (as the stateless check says "unknown card
+    id"), else ``absent`` (CARD_NOT_IN_PILE or CARD_NOT_IN_HAND), which does not say where the
+    card is."""
+    if card is not None and card not in C.deck_set(*_deck_of(state["options"])):
         return _violation("UNKNOWN_CARD", card=card)
-    return _violation("CARD_NOT_IN_PILE", card=card)
+    return _violation(absent, card=card)
 
 
 # check_state reads a state's options on every move; states of one table share them.
@@ -660,10 +662,7 @@ class ScratchAndCatch(Game):
         elif source == "hand":
             card = move.get("card")
             if card not in hand:
-                # A card the deck lacks is named so; one held elsewhere is only "not in your hand".
-                if card is not None and card not in C.deck_set(*_deck_of(state["options"])):
-                    raise Illegal(_violation("UNKNOWN_CARD", card=card))
-                raise Illegal(_violation("CARD_NOT_IN_HAND", card=card))
+                raise Illegal(_unknown_or_elsewhere(state, card, "CARD_NOT_IN_HAND"))
         new = _copy_state(state)
         player = new["players"][seat]
         if unseen:
