@@ -140,6 +140,10 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
                 probes.append({"type": "play", "player": seat, "source": "pile", "card": card})
                 probes.append({"type": "draw", "player": seat, "card": card})
         probes.append({"type": "play", "player": seat, "source": "pile"})
+        # A card id the deck does not have (one copy past a number's count): UNKNOWN_CARD.
+        cats = state["options"]["deck"]["cat"]
+        value = rnd.choice([v for v in range(1, 11) if cats[v - 1] < 99])
+        probes.append({"type": "play", "player": seat, "source": "hand", "card": f"C{value}-{cats[value - 1] + 1}"})
     elif game_id == "catatac" and _unseen(state):
         kinds = [k["kind"] for k in GAMES[game_id].catalogue({"kittens": state["options"]["kittens"]})["kinds"]]
         for card in rnd.sample(kinds, 3):
