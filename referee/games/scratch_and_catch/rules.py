@@ -34,8 +34,7 @@ so states written before it stay valid.
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
 from referee.engine.information import PUBLIC, Disclosure, Hidden
@@ -88,7 +87,7 @@ def _violation(code: str, **params: Any) -> Violation:
     return violation(MESSAGES, code, **params)
 
 
-_first_letter = itemgetter(0)
+_UNFINISHED = Outcome(False)  # frozen: one instance serves every game in progress
 
 
 def _copy_state(state: State) -> State:
@@ -185,8 +184,31 @@ def _unknown_or_elsewhere(state: State, card: str | None, absent: str = "CARD_NO
     return _violation(absent, card=card)
 
 
+class _TableFacts(NamedTuple):
+    """What check_state derives from a state's options alone (the same for every state of a table)."""
+
+    full: dict                      # the options, normalised
+    option_errors: tuple            # ((pointer, detail), ...) about how the options are written
+    known: frozenset[str]           # the deck's card ids (seen hands)
+    by_value: Mapping[int, frozenset[str]]  # those ids by value
+    kind_counts: Mapping[str, int]  # copies of each kind (unseen hands)
+
+
+def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
+    """Raises InvalidOptions."""
+    full = _normalise_options(players, options, False)
+    errors = []
+    if "deal" in options:
+        errors.append(("/options/deal", "belongs in a setup request, not in a state"))
+    given = set(options) - ({"hands"} if options.get("hands") == "seen" else set())
+    if full["chance"] != options.get("chance") or given != set(full):
+        errors.append(("/options", "a state carries every option explicitly"))
+    deck = _deck_of(full)
+    return _TableFacts(full, tuple(errors), C.deck_set(*deck), C.ids_by_value(*deck), C.kind_counts(*deck))
+
+
 # check_state reads a state's options on every move; states of one table share them.
-_state_options = options_memo(_normalise_options)
+_state_facts = options_memo(_table_facts)
 
 
 def _deck_of(options: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -222,6 +244,33 @@ DISCLOSURE = Disclosure(
     },
 )
 
+
+
+def _cards_in_place(players: list, line: list, draw_pile: list, known: frozenset[str],
+                    by_value: Mapping[int, frozenset[str]]) -> bool:
+    """The common case of the state check, with sets and plain loops (no pointers): every card
+    of the deck in exactly one place, the line's piles in ascending values 1 to 10 each holding
+    cards of its value, hands within their size, fleas from 0 to MAX_FLEAS."""
+    size = len(draw_pile)
+    seen = set(draw_pile)
+    for player in players:
+        hand, collected = player["hand"], player["collected"]
+        if len(hand) > C.HAND_SIZE or not 0 <= player["fleas"] <= MAX_FLEAS:
+            return False
+        size += len(hand) + len(collected)
+        seen.update(hand)
+        seen.update(collected)
+    previous = 0
+    for pile in line:
+        value, cards = pile["value"], pile["cards"]
+        # (value is an integer: a bool would fail the key lookup's set check below or the order.)
+        if not previous < value <= 10 or not cards or not by_value[value].issuperset(cards):
+            return False
+        previous = value
+        size += len(cards)
+        seen.update(cards)
+    # As many cards as the deck, making up the deck: so each card once, and no other.
+    return size == len(known) and seen == known
 
 
 def _seat_errors(players: list) -> list[tuple[str, str]]:
@@ -417,19 +466,15 @@ class ScratchAndCatch(Game):
             raise InvalidState([("/schema_version", f"supported schema version is {self.schema_version}")])
         players = state["players"]
         try:
-            full = _state_options(len(players), state["options"], False)
+            facts = _state_facts(len(players), state["options"])
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
-        if "deal" in state["options"]:
-            errors.append(("/options/deal", "belongs in a setup request, not in a state"))
-        given = set(state["options"]) - ({"hands"} if state["options"].get("hands") == "seen" else set())
-        if full["chance"] != state["options"].get("chance") or given != set(full):
-            errors.append(("/options", "a state carries every option explicitly"))
+        full = facts.full
+        errors.extend(facts.option_errors)
         if full.get("hands") == "unseen":
-            errors.extend(self._unseen_places(state, C.kind_counts(*_deck_of(full))))
+            errors.extend(self._unseen_places(state, facts.kind_counts))
         else:
-            deck = _deck_of(full)
-            errors.extend(self._card_places(state, C.deck_set(*deck), C.ids_by_value(*deck)))
+            errors.extend(self._card_places(state, facts.known, facts.by_value))
         turn, final = state["turn"], state["final_turns"]
         n = len(players)
         if not 0 <= turn["player"] < n:
@@ -502,14 +547,7 @@ class ScratchAndCatch(Game):
         not negative. The common case (all is well) is checked with sets (``by_value``: the
         deck's ids by value); the pointers of a bad state come from a second, detailed pass."""
         players, line = state["players"], state["line"]
-        groups = [p["hand"] for p in players] + [p["collected"] for p in players] + [pile["cards"] for pile in line]
-        groups.append(state["draw_pile"])
-        values = [pile["value"] for pile in line]
-        # As many cards as the deck, making up the deck: so each card once, and no other.
-        if (sum(map(len, groups)) == len(known) and known == set().union(*groups)
-                and values == sorted(set(values)) and (not values or (1 <= values[0] and values[-1] <= 10))
-                and all(pile["cards"] and by_value[pile["value"]].issuperset(pile["cards"]) for pile in line)
-                and all(len(p["hand"]) <= C.HAND_SIZE and 0 <= p["fleas"] <= MAX_FLEAS for p in players)):
+        if _cards_in_place(players, line, state["draw_pile"], known, by_value):
             return []
         errors: list[tuple[str, str]] = []
         where: dict[str, str] = {}
@@ -789,15 +827,16 @@ class ScratchAndCatch(Game):
         sheet = []
         for seat, player in enumerate(state["players"]):
             collected = player["collected"]
-            # (Not Scratch: not starting with "S", C.is_scratch; counted without a Python loop.)
-            cards = len(collected) if count_scratch else len(collected) - list(map(_first_letter, collected)).count("S")
+            # Scratch cards are those whose id or kind starts with "S" (C.is_scratch); no other
+            # letter of an id or kind is an "S", so one count over the joined ids finds them.
+            cards = len(collected) if count_scratch else len(collected) - "".join(collected).count("S")
             fleas = player["fleas"]
             points = C.flea_points(fleas)
             sheet.append({"player": seat, "cards": cards, "fleas": fleas, "flea_points": points,
                           "total": cards + points})
         scores = {"players": sheet}
         if not state["finished"]:
-            return scores, Outcome(False)
+            return scores, _UNFINISHED
         best = max(row["total"] for row in sheet)
         leaders = [row for row in sheet if row["total"] == best]
         if len(leaders) == 1:
