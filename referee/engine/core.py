@@ -58,6 +58,9 @@ class Outcome:
         return {"finished": self.finished, "winners": list(self.winners), "tiebreak": self.tiebreak}
 
 
+UNFINISHED = Outcome(False)  # frozen, so one instance serves every game in progress
+
+
 @dataclass
 class Verdict:
     """The answer to one proposed move.

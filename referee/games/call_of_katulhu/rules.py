@@ -44,7 +44,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any, Mapping
 
-from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, violation
+from referee.engine.core import UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, violation
 from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
 from referee.engine.memo import options_memo
 from referee.engine.rng import Rng
@@ -63,6 +63,7 @@ SCORING = "Scoring"
 CHANCE_MODES = ("seeded", "table")
 PHASES = ("place", "stall", "reveal", "over")
 OPTION_NAMES = ("chance", "advanced", "catalogue")
+_OPTION_NAME_SET = frozenset(OPTION_NAMES)
 
 # Tiebreak steps (rulebook, Cat Cards), in order.
 TIEBREAK_WHITE_BLACK_SET = "largest_white_or_black_set"
@@ -296,7 +297,7 @@ class CallOfKatulhu(Game):
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
         errors: list[tuple[str, str]] = []
-        if set(options) != set(OPTION_NAMES):
+        if options.keys() != _OPTION_NAME_SET:
             errors.append(("/options", "a state carries every option explicitly"))
         phase = state["phase"]
         advanced = full["advanced"]
@@ -633,12 +634,17 @@ class CallOfKatulhu(Game):
             sets = dict.fromkeys(C.COLOURS, 0)
             for card in player["cats"]:
                 sets[cats[card][0]] += 1
-            points = {colour: points_of(colour, n) for colour, n in sets.items()}
+            points = dict.fromkeys(C.COLOURS, 0)
+            total = 0
+            for colour, size in sets.items():
+                if size:  # an empty set scores 0
+                    points[colour] = value = points_of(colour, size)
+                    total += value
             sheet.append({"player": seat, "cats": len(player["cats"]), "sets": sets, "points": points,
-                          "total": sum(points.values())})
+                          "total": total})
         scores = {"players": sheet}
         if not state["finished"]:
-            return scores, Outcome(False)
+            return scores, UNFINISHED
         return scores, decide(sheet)
 
     # -- views ---------------------------------------------------------------------------

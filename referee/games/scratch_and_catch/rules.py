@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, NamedTuple
 
-from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
+from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation,
+                                 violation)
 from referee.engine.information import PUBLIC, Disclosure, Hidden
 from referee.engine.memo import options_memo
 from referee.engine.rng import Rng
@@ -86,8 +87,6 @@ MESSAGES = {
 def _violation(code: str, **params: Any) -> Violation:
     return violation(MESSAGES, code, **params)
 
-
-_UNFINISHED = Outcome(False)  # frozen: one instance serves every game in progress
 
 
 def _copy_state(state: State) -> State:
@@ -836,7 +835,7 @@ class ScratchAndCatch(Game):
                           "total": cards + points})
         scores = {"players": sheet}
         if not state["finished"]:
-            return scores, _UNFINISHED
+            return scores, UNFINISHED
         best = max(row["total"] for row in sheet)
         leaders = [row for row in sheet if row["total"] == best]
         if len(leaders) == 1:
