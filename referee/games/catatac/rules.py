@@ -70,9 +70,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
-from referee.engine.core import Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation, violation
+from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation,
+                                 violation)
 from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
 from referee.engine.memo import options_memo
 from referee.engine.rng import Rng
@@ -249,8 +250,35 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     return full
 
 
+class _TableFacts(NamedTuple):
+    """What check_state derives from a state's options alone (the same for every state of a table)."""
+
+    full: dict                  # the options, normalised
+    option_errors: tuple        # ((pointer, detail), ...) about how the options are written
+    boosters: tuple[str, ...]   # the boosters in play, in the rulebook's order
+    unseen: bool                # hands unseen
+    known: frozenset[str]       # the paw cards of the game
+    alphas: frozenset[str]      # the alpha cards of the game
+    points: frozenset[str]      # the points cards of the game
+
+
+def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
+    """Raises InvalidOptions."""
+    full = _normalise_options(players, options)
+    boosters = _boosters(full)
+    unseen = full.get("hands") == "unseen"
+    errors = []
+    given = set(options) - {BOOSTERS_OPTION} - ({"hands"} if unseen or options.get("hands") == "seen" else set())
+    if given != set(OPTION_NAMES):
+        errors.append(("/options", "a state carries every option explicitly (and no deal)"))
+    if list(options.get(BOOSTERS_OPTION) or ()) != list(boosters):
+        errors.append(("/options/boosters", "boosters are listed in the order distraction, alpha, momentum"))
+    return _TableFacts(full, tuple(errors), boosters, unseen, C.game_paw_set(full["kittens"], boosters),
+                       C.alpha_set(boosters), C.points_set(boosters))
+
+
 # check_state reads a state's options on every move; states of one table share them.
-_state_options = options_memo(_normalise_options)
+_state_facts = options_memo(_table_facts)
 
 
 def _unseen(state: State) -> bool:
@@ -975,20 +1003,12 @@ class Catatac(Game):
         players = state["players"]
         n = len(players)
         try:
-            full = _state_options(n, state["options"])
+            facts = _state_facts(n, state["options"])
         except InvalidOptions as bad:
-            raise InvalidState([(p.replace("/players", "/players"), d) for p, d in bad.errors]) from None
-        errors: list[tuple[str, str]] = []
-        boosters = _boosters(full)
-        unseen = full.get("hands") == "unseen"
-        given = set(state["options"]) - {BOOSTERS_OPTION} - ({"hands"} if unseen or state["options"].get("hands") == "seen" else set())
-        if given != set(OPTION_NAMES):
-            errors.append(("/options", "a state carries every option explicitly (and no deal)"))
-        if list(state["options"].get(BOOSTERS_OPTION) or ()) != list(boosters):
-            errors.append(("/options/boosters", "boosters are listed in the order distraction, alpha, momentum"))
-        known = C.game_paw_set(full["kittens"], boosters)
-        alphas = C.alpha_set(boosters)
-        points_set = C.points_set(boosters)
+            raise InvalidState(bad.errors) from None
+        full, boosters, unseen = facts.full, facts.boosters, facts.unseen
+        known, alphas, points_set = facts.known, facts.alphas, facts.points
+        errors: list[tuple[str, str]] = list(facts.option_errors)
         # The common case (every card in exactly one place) is checked with sets; the per-card
         # pass below, which finds the pointers, runs only when that check fails.
         placed = not unseen and _cards_placed(state, boosters, known, alphas, points_set)
@@ -1732,7 +1752,7 @@ class Catatac(Game):
             scores["marathon"] = {"game": marathon["game"], "games": list(games), "totals": totals}
             final = totals
         if not finished:
-            return scores, Outcome(False)
+            return scores, UNFINISHED
         if final is None:
             final = _clan_totals(state["points"], players)
         for clan in C.CLANS:  # Marathon: the totals of the three games
