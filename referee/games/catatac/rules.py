@@ -370,7 +370,8 @@ def _effect_name(effect: C.Effect) -> str:
 
 def _exactly(cards: list, universe: frozenset) -> bool:
     """Whether ``cards`` holds every card of ``universe`` exactly once, and nothing else."""
-    return len(cards) == len(universe) and universe.issuperset(cards) and len(set(cards)) == len(cards)
+    # As many cards as the universe, making up the universe: so each card once.
+    return len(cards) == len(universe) and universe == set(cards)
 
 
 def _cards_placed(state: State, boosters: tuple, known: frozenset, alphas: frozenset, points: frozenset) -> bool:
