@@ -262,7 +262,6 @@ def _cards_in_place(players: list, line: list, draw_pile: list, known: frozenset
     previous = 0
     for pile in line:
         value, cards = pile["value"], pile["cards"]
-        # (value is an integer: a bool would fail the key lookup's set check below or the order.)
         if not previous < value <= 10 or not cards or not by_value[value].issuperset(cards):
             return False
         previous = value
@@ -270,6 +269,36 @@ def _cards_in_place(players: list, line: list, draw_pile: list, known: frozenset
         seen.update(cards)
     # As many cards as the deck, making up the deck: so each card once, and no other.
     return size == len(known) and seen == known
+
+
+def _card_place_errors(state: State, known: frozenset[str]) -> list[tuple[str, str]]:
+    """The detailed pass of what :func:`_cards_in_place` checks, with a pointer for each error
+    (empty exactly when that check passes)."""
+    players = state["players"]
+    errors: list[tuple[str, str]] = []
+    where: dict[str, str] = {}
+
+    def claim(card: str, pointer: str) -> None:
+        if card not in known:
+            errors.append((pointer, f"unknown card id {card!r}"))
+        elif card in where:
+            errors.append((pointer, f"card {card} is also at {where[card]}"))
+        else:
+            where[card] = pointer
+
+    errors.extend(_seat_errors(players))
+    for seat, player in enumerate(players):
+        for i, card in enumerate(player["hand"]):
+            claim(card, f"/players/{seat}/hand/{i}")
+        for i, card in enumerate(player["collected"]):
+            claim(card, f"/players/{seat}/collected/{i}")
+    errors.extend(_line_errors(state["line"], claim, known))
+    for i, card in enumerate(state["draw_pile"]):
+        claim(card, f"/draw_pile/{i}")
+    missing = known - where.keys()
+    if missing:
+        errors.append(("", f"cards missing from every place: {', '.join(sorted(missing))}"))
+    return errors
 
 
 def _seat_errors(players: list) -> list[tuple[str, str]]:
@@ -545,33 +574,9 @@ class ScratchAndCatch(Game):
         on the line ordered and holding cards of their value, hands within their size, fleas
         not negative. The common case (all is well) is checked with sets (``by_value``: the
         deck's ids by value); the pointers of a bad state come from a second, detailed pass."""
-        players, line = state["players"], state["line"]
-        if _cards_in_place(players, line, state["draw_pile"], known, by_value):
+        if _cards_in_place(state["players"], state["line"], state["draw_pile"], known, by_value):
             return []
-        errors: list[tuple[str, str]] = []
-        where: dict[str, str] = {}
-
-        def claim(card: str, pointer: str) -> None:
-            if card not in known:
-                errors.append((pointer, f"unknown card id {card!r}"))
-            elif card in where:
-                errors.append((pointer, f"card {card} is also at {where[card]}"))
-            else:
-                where[card] = pointer
-
-        errors.extend(_seat_errors(players))
-        for seat, player in enumerate(players):
-            for i, card in enumerate(player["hand"]):
-                claim(card, f"/players/{seat}/hand/{i}")
-            for i, card in enumerate(player["collected"]):
-                claim(card, f"/players/{seat}/collected/{i}")
-        errors.extend(_line_errors(state["line"], claim, known))
-        for i, card in enumerate(state["draw_pile"]):
-            claim(card, f"/draw_pile/{i}")
-        missing = known - where.keys()
-        if missing:
-            errors.append(("", f"cards missing from every place: {', '.join(sorted(missing))}"))
-        return errors
+        return _card_place_errors(state, known)
 
     # -- moves ---------------------------------------------------------------------------
 

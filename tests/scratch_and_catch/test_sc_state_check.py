@@ -1,0 +1,120 @@
+"""The state check's two passes agree: the set-first check of where the cards are (run on
+every state judged) passes exactly when the detailed pass, which gives the pointers, finds
+nothing (rulebook, Setup: every card of the deck is in exactly one place; Game Progress: the
+line's piles in ascending values, a hand of at most 4 cards)."""
+
+import copy
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from referee.engine.core import InvalidState
+from referee.games.scratch_and_catch import GAME
+from referee.games.scratch_and_catch import cards as C
+from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place
+
+
+def _places(state):
+    """Every list of cards in the state, with a name."""
+    places = [("draw_pile", state["draw_pile"])]
+    for seat, player in enumerate(state["players"]):
+        places += [(f"hand {seat}", player["hand"]), (f"collected {seat}", player["collected"])]
+    places += [(f"pile {p}", pile["cards"]) for p, pile in enumerate(state["line"])]
+    return places
+
+
+def _corrupt(state, rnd):
+    """One change of ``state`` (in place), some of which keep it consistent."""
+    places = [cards for _name, cards in _places(state) if cards]
+    kind = rnd.choice(["duplicate", "remove", "unknown", "other value", "swap piles", "pile value", "fleas",
+                       "hand size", "empty pile", "move", "move to collected"])
+    line, players = state["line"], state["players"]
+    if kind == "duplicate":
+        rnd.choice(places).append(rnd.choice(rnd.choice(places)))
+    elif kind == "remove":
+        cards = rnd.choice(places)
+        cards.pop(rnd.randrange(len(cards)))
+    elif kind == "unknown":
+        cards = rnd.choice(places)
+        cards[rnd.randrange(len(cards))] = rnd.choice(["C5-99", "X1-1", "C11-1", "S1"])
+    elif kind == "other value" and line:
+        pile = rnd.choice(line)
+        others = [card for card in state["draw_pile"] + [c for p in players for c in p["collected"]]
+                  if C.card_value(card) != pile["value"]]
+        pile["cards"][0] = others[0] if others else "C5-99"
+    elif kind == "swap piles" and len(line) > 1:
+        i = rnd.randrange(len(line) - 1)
+        line[i], line[i + 1] = line[i + 1], line[i]
+    elif kind == "pile value" and line:
+        rnd.choice(line)["value"] = rnd.choice([0, 11, -3, rnd.randint(1, 10)])
+    elif kind == "fleas":
+        rnd.choice(players)["fleas"] = rnd.choice([-1, MAX_FLEAS + 1, MAX_FLEAS, 0, 7])
+    elif kind == "hand size":
+        hand = rnd.choice(players)["hand"]
+        while len(hand) <= C.HAND_SIZE and state["draw_pile"]:
+            hand.append(state["draw_pile"].pop())
+    elif kind == "empty pile" and line:
+        pile = rnd.choice(line)
+        state["draw_pile"].extend(pile["cards"])
+        pile["cards"].clear()
+    elif kind == "move":  # still consistent unless a hand grows past 4 or a pile gets a wrong value
+        source = rnd.choice(places)
+        card = source.pop(rnd.randrange(len(source)))
+        rnd.choice([cards for _name, cards in _places(state)]).append(card)
+    elif kind == "move to collected":  # always consistent
+        source = rnd.choice([state["draw_pile"]] + [p["hand"] for p in players])
+        if source:
+            rnd.choice(players)["collected"].append(source.pop())
+    return kind
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.text(min_size=1, max_size=8), players=st.integers(2, 6), chance=st.sampled_from(["seeded", "table"]),
+       steps=st.integers(0, 60), changes=st.integers(0, 3), rnd=st.randoms(use_true_random=False))
+def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing(seed, players, chance, steps,
+                                                                                 changes, rnd):
+    state = GAME.setup(players, seed, {"chance": chance})
+    for _ in range(steps):
+        moves = GAME.legal_moves(state)
+        if not moves:
+            break
+        state = GAME.adjudicate(state, rnd.choice(moves), checked=True).state
+    state = copy.deepcopy(state)
+    for _ in range(changes):
+        _corrupt(state, rnd)
+    deck = C.deck_set(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
+    by_value = C.ids_by_value(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
+    detailed = _card_place_errors(state, deck)
+    assert _cards_in_place(state["players"], state["line"], state["draw_pile"], deck, by_value) == (not detailed)
+    if detailed:
+        with pytest.raises(InvalidState) as raised:
+            GAME.check_state(state)
+        assert set(detailed) <= set(raised.value.errors)
+
+
+def test_each_kind_of_misplaced_card_is_refused_by_both_passes():
+    """Cases worked out from the rules: each breaks one of them, and both passes say so."""
+    base = GAME.setup(3, "check", {})
+    deck_args = (tuple(base["options"]["deck"]["cat"]), tuple(base["options"]["deck"]["scratch"]))
+    deck, by_value = C.deck_set(*deck_args), C.ids_by_value(*deck_args)
+
+    def both(state):
+        fast = _cards_in_place(state["players"], state["line"], state["draw_pile"], deck, by_value)
+        return fast, [pointer for pointer, _detail in _card_place_errors(state, deck)]
+
+    assert both(base) == (True, [])
+    twice = copy.deepcopy(base)
+    twice["draw_pile"].append(twice["players"][0]["hand"][0])   # one card in two places
+    assert both(twice) == (False, [f"/draw_pile/{len(base['draw_pile'])}"])
+    gone = copy.deepcopy(base)
+    gone["draw_pile"].pop()                                     # one card in no place
+    assert both(gone) == (False, [""])
+    swapped = copy.deepcopy(base)
+    swapped["line"][0], swapped["line"][1] = swapped["line"][1], swapped["line"][0]   # piles out of order
+    assert both(swapped) == (False, ["/line/1/value"])
+    big_hand = copy.deepcopy(base)
+    big_hand["players"][1]["hand"].append(big_hand["draw_pile"].pop())   # 5 cards in hand
+    assert both(big_hand) == (False, ["/players/1/hand"])
+    negative = copy.deepcopy(base)
+    negative["players"][2]["fleas"] = -1
+    assert both(negative) == (False, ["/players/2/fleas"])
