@@ -150,6 +150,13 @@ def catalogue_of(state: State) -> C.Catalogue:
     return C.load_catalogue(state["options"]["catalogue"])
 
 
+@lru_cache(maxsize=1024)
+def _in_catalogue_order(toys: tuple[str, ...], hand: tuple[str, ...]) -> bool:
+    """Whether ``hand`` lists some of ``toys`` in their order (the state check; a hand is one
+    of the few subsets of a deck's toys)."""
+    return list(hand) == [toy for toy in toys if toy in hand]
+
+
 @lru_cache(maxsize=256)
 def _placements(hand: tuple[str, ...], must_play: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Every ordered choice of 4 different toys of ``hand`` that plays every toy of ``must_play``."""
@@ -306,10 +313,11 @@ class CallOfKatulhu(Game):
             if player["deck"] != C.DECK_COLOURS[seat]:
                 errors.append((f"{base}/deck", f"seat {seat} holds the {C.DECK_COLOURS[seat]} deck"))
             placement = player["placement"]
-            held = list(player["hand"]) + (placement or [])
-            if len(held) != len(set(held)) or set(held) != cat.toy_set:
+            hand = player["hand"]
+            held = hand + placement if placement else hand
+            if len(held) != len(cat.toy_set) or set(held) != cat.toy_set:
                 errors.append((f"{base}/hand", "the hand and the placement hold each of the 6 toys exactly once"))
-            if player["hand"] != [t for t in cat.toys if t in player["hand"]]:
+            if not _in_catalogue_order(cat.toys, tuple(hand)):
                 errors.append((f"{base}/hand", "the hand is kept in catalogue order"))
             if placement is not None:
                 if len(placement) != C.SLOTS:
@@ -342,7 +350,8 @@ class CallOfKatulhu(Game):
         # the pointers runs only when that check fails.
         cats = [card for player in players for card in player["cats"]]
         cats += state["table"] + state["cat_deck"] + state["discard_pile"]
-        if not (len(cats) == len(cat.cat_set) and cat.cat_set.issuperset(cats) and len(set(cats)) == len(cats)):
+        # As many cats as the catalogue, making up the catalogue: so each cat once.
+        if not (len(cats) == len(cat.cat_set) and cat.cat_set == set(cats)):
             where: dict[str, str] = {}
 
             def claim(card: str, pointer: str) -> None:
