@@ -2,6 +2,7 @@
 
     python bench/bench_stateless.py [--game scratch-and-catch] [--seconds 10] [--workers 2]
         [--threads 2] [--connections 8] [--skip-http] [--json out.json]
+    python bench/bench_stateless.py --instructions [--baseline REV] [--game ...]
 
 1. In process: adjudications per second (moves of random games, state check included) and
    complete random games per second (setup, then legal-moves + adjudicate until the end).
@@ -11,6 +12,9 @@
    service's worker class, workers, keep-alive and preload; the load comes from wrk (a
    separate process), in alternating rounds; the figures are the median requests per second
    of each, their ratio, and a worker's resident memory.
+3. With ``--instructions``: instructions per in-process adjudication counted by callgrind (a
+   busy machine does not change them), of this tree and of ``--baseline``: what a change of
+   the engine bought.
 """
 
 from __future__ import annotations
@@ -106,6 +110,36 @@ def bench_in_process(game, seconds: float) -> dict:
         games += 1
     return {"adjudications_per_second": round(adjudications), "adjudications_per_cpu_second": round(adjudications_cpu),
             "games_per_second": round(games / (time.perf_counter() - start), 1)}
+
+
+COUNTED_POSITIONS = 400
+
+
+def _adjudicate_passes(game, passes: int) -> None:
+    """Adjudicate COUNTED_POSITIONS positions once to warm up, then ``passes`` more times (what
+    callgrind counts in :func:`instructions_per_adjudication`)."""
+    pairs = sample_positions(game, COUNTED_POSITIONS, seed="counted")
+    for _ in range(1 + passes):
+        for state, move in pairs:
+            game.adjudicate(state, move)
+
+
+def instructions_per_adjudication(game_id: str, code: Path | None) -> int:
+    """Instructions per in-process adjudication (state check included) of the tree ``code``
+    (None: this one), counted by valgrind's callgrind: the difference of a run with 3 passes
+    and one with 1, over 2 x COUNTED_POSITIONS adjudications. Python's string hashing is fixed
+    (PYTHONHASHSEED=0) so that set and dict layouts, and the count, repeat."""
+    totals = []
+    with tempfile.TemporaryDirectory() as folder:
+        for passes in (1, 3):
+            out = Path(folder) / "callgrind.out"
+            extra = ["--code", str(code)] if code is not None else []
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+                            "--count-passes", str(passes), "--game", game_id, *extra],
+                           check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+            totals.append(next(int(line.split()[1]) for line in out.read_text().splitlines()
+                               if line.startswith(("summary:", "totals:"))))
+    return (totals[1] - totals[0]) // (2 * COUNTED_POSITIONS)
 
 
 def in_process_against(game_id: str, baseline: str, rounds: int, seconds: float, revision: str | None = None) -> dict:
@@ -217,7 +251,30 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="REVISION",
                         help="also serve this git revision (same settings, alternating): what the changes since bought")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only count instructions per in-process adjudication (callgrind), of this tree and of "
+                             "--baseline when given")
+    parser.add_argument("--count-passes", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.count_passes is not None:  # a run under callgrind
+        _adjudicate_passes(GAMES[args.game[0]], args.count_passes)
+        return
+    if args.instructions:
+        with tempfile.TemporaryDirectory() as folder:
+            baseline = servers.export_revision(args.baseline, Path(folder)) if args.baseline else None
+            print("| game | instructions per adjudication, this tree"
+                  + (f" | {args.baseline} | ratio |" if baseline else " |"))
+            print("|---|---|" + ("---|---|" if baseline else ""))
+            for game_id in args.game or list(GAMES):
+                tree = instructions_per_adjudication(game_id, None)
+                row = f"| {game_id} | {tree:,}"
+                if baseline is not None:
+                    base = instructions_per_adjudication(game_id, baseline)
+                    row += f" | {base:,} | {tree / base:.3f}"
+                print(row + " |", flush=True)
+        print(f"\ncallgrind, PYTHONHASHSEED=0: (3 passes - 1 pass) over {COUNTED_POSITIONS} positions of random games, "
+              "state check included")
+        return
     report = {}
     if not args.skip_http:
         print("gunicorn settings (gunicorn.conf.py) for both servers:", servers.service_settings(args.workers),
