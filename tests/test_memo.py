@@ -25,6 +25,10 @@ def test_equal_arguments_share_an_answer_and_other_types_do_not():
     assert remembered(2, {"a": float("nan")})["a"] != remembered(2, {"a": float("nan")})["a"]   # NaN, not None
     assert remembered(2, {"a": 2 ** 100})["a"] == 2 ** 100 and remembered(2, {"a": 2 ** 100 + 1})["a"] == 2 ** 100 + 1
     assert len(calls) == 8
+    # Infinity and -Infinity are null too: after None, neither is answered None's value.
+    assert remembered(2, {"a": float("inf")})["a"] == float("inf")
+    assert remembered(2, {"a": float("-inf")})["a"] == float("-inf")
+    assert len(calls) == 10
 
 
 def test_failures_and_long_arguments_are_not_kept():

@@ -2,15 +2,17 @@
 
 Keys are the JSON text of the arguments (orjson, about a tenth of the cost of ``repr`` for a
 Scratch & Catch deck): it tells apart every value JSON can hold (``1``, ``1.0``, ``true`` and
-``"1"`` differ), so equal keys mean equal arguments. Two Python values share a JSON text, NaN
-and None (both ``null``) and a tuple and a list: arguments holding a NaN are keyed by ``repr``
-instead, and arguments are JSON values, which have no tuples. Only answers are kept; a
+``"1"`` differ), so equal keys mean equal arguments. Some Python values share a JSON text: the
+floats JSON cannot write (NaN, Infinity, -Infinity) and None are all ``null``, and a tuple and
+a list look alike: arguments holding such a float are keyed by ``repr`` instead, and arguments
+are JSON values, which have no tuples. Only answers are kept; a
 function that raises is called again next time. Long arguments (a caller's own catalogue) are
 not kept, so the memo stays small whatever callers send.
 """
 
 from __future__ import annotations
 
+from math import isfinite
 from typing import Any, Callable
 
 import orjson
@@ -19,16 +21,16 @@ import orjson
 MAX_KEY_CHARS = 1000
 
 
-def _holds_nan(value: Any) -> bool:
+def _holds_non_finite(value: Any) -> bool:
     kind = type(value)
     if kind is float:
-        return value != value
+        return not isfinite(value)
     if kind is dict:
         value = value.values()
     elif kind is not list and kind is not tuple:
         return False
     for item in value:
-        if _holds_nan(item):
+        if _holds_non_finite(item):
             return True
     return False
 
@@ -45,7 +47,7 @@ def options_memo(function: Callable[..., Any], size: int = 256) -> Callable[...,
         except TypeError:   # not JSON (a key that is not a string, an integer over 64 bits)
             key = repr(args)
         else:
-            if b"null" in key and _holds_nan(args):   # NaN writes null, as None does
+            if b"null" in key and _holds_non_finite(args):   # NaN and infinities write null, as None does
                 key = repr(args)
         if len(key) > MAX_KEY_CHARS:
             return function(*args)
