@@ -118,3 +118,24 @@ def test_each_kind_of_misplaced_card_is_refused_by_both_passes():
     negative = copy.deepcopy(base)
     negative["players"][2]["fleas"] = -1
     assert both(negative) == (False, ["/players/2/fleas"])
+
+
+@pytest.mark.parametrize("value", [0.5, 7.5, 11, 0])
+def test_a_pile_value_no_card_has_is_refused_with_its_pointer(value):
+    """Game Progress: the line's piles hold cards numbered 1 to 10. A value no card has (a
+    fraction, 0, 11; the HTTP schema refuses these first, the engine's callers may not) is an
+    impossible state, never a crash."""
+    state = GAME.setup(2, "s", {})
+    state["line"][0]["value"] = value
+    with pytest.raises(InvalidState) as refused:
+        GAME.check_state(state)
+    card = state["line"][0]["cards"][0]
+    assert ("/line/0/cards/0", f"card {card} does not have value {value}") in refused.value.errors
+
+
+def test_a_deck_that_is_not_an_object_is_refused():
+    state = GAME.setup(2, "s", {})
+    state["options"]["deck"] = float("inf")
+    with pytest.raises(InvalidState) as refused:
+        GAME.check_state(state)
+    assert refused.value.errors == [("/options/deck", "must be an object of counts (cat, scratch)")]

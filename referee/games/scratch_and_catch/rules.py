@@ -118,6 +118,9 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None, for_setu
     if chance not in CHANCE_MODES:
         errors.append(("/options/chance", "must be 'seeded' or 'table'"))
     deck = options.get("deck") or {}
+    if not isinstance(deck, dict):
+        errors.append(("/options/deck", "must be an object of counts (cat, scratch)"))
+        deck = {}
     cat = deck.get("cat", list(C.DEFAULT_CAT_COUNTS))
     scratch = deck.get("scratch", list(C.DEFAULT_SCRATCH_COUNTS))
     for name, counts in (("cat", cat), ("scratch", scratch)):
@@ -262,7 +265,8 @@ def _cards_in_place(players: list, line: list, draw_pile: list, known: frozenset
     previous = 0
     for pile in line:
         value, cards = pile["value"], pile["cards"]
-        if not previous < value <= 10 or not cards or not by_value[value].issuperset(cards):
+        of_value = by_value.get(value)  # None for a value no card has (0.5, 11)
+        if of_value is None or not previous < value or not cards or not of_value.issuperset(cards):
             return False
         previous = value
         size += len(cards)
