@@ -47,6 +47,7 @@ from typing import Any, Mapping
 from referee.engine.core import UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, violation
 from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
 from referee.engine.memo import options_memo
+from referee.engine.places import claim_place
 from referee.engine.rng import Rng
 from referee.games.call_of_katulhu import cards as C
 
@@ -355,12 +356,7 @@ class CallOfKatulhu(Game):
             where: dict[str, str] = {}
 
             def claim(card: str, pointer: str) -> None:
-                if card not in cat.cat_set:
-                    errors.append((pointer, f"unknown cat id {card!r}"))
-                elif card in where:
-                    errors.append((pointer, f"cat {card} is also at {where[card]}"))
-                else:
-                    where[card] = pointer
+                claim_place(errors, where, cat.cat_set, card, pointer, noun="cat")
 
             for seat, player in enumerate(players):
                 for i, card in enumerate(player["cats"]):

@@ -76,6 +76,7 @@ from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, Inva
                                  violation)
 from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
 from referee.engine.memo import options_memo
+from referee.engine.places import claim_place
 from referee.engine.rng import Rng
 from referee.games.catatac import cards as C
 
@@ -1016,12 +1017,7 @@ class Catatac(Game):
         where: dict[str, str] = {}
 
         def claim(card: str, pointer: str, universe: frozenset, places: dict) -> None:
-            if card not in universe:
-                errors.append((pointer, f"unknown card id {card!r}"))
-            elif card in places:
-                errors.append((pointer, f"card {card} is also at {places[card]}"))
-            else:
-                places[card] = pointer
+            claim_place(errors, places, universe, card, pointer)
 
         for seat, player in enumerate(players):
             if player["clan"] != _clan_of(seat, full["seat0_clan"]):

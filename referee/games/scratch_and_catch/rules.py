@@ -34,12 +34,14 @@ so states written before it stay valid.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, Mapping, NamedTuple
 
 from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation,
                                  violation)
 from referee.engine.information import PUBLIC, Disclosure, Hidden
 from referee.engine.memo import options_memo
+from referee.engine.places import claim_place
 from referee.engine.rng import Rng
 from referee.games.scratch_and_catch import cards as C
 
@@ -281,15 +283,7 @@ def _card_place_errors(state: State, known: frozenset[str]) -> list[tuple[str, s
     players = state["players"]
     errors: list[tuple[str, str]] = []
     where: dict[str, str] = {}
-
-    def claim(card: str, pointer: str) -> None:
-        if card not in known:
-            errors.append((pointer, f"unknown card id {card!r}"))
-        elif card in where:
-            errors.append((pointer, f"card {card} is also at {where[card]}"))
-        else:
-            where[card] = pointer
-
+    claim = partial(claim_place, errors, where, known)
     errors.extend(_seat_errors(players))
     for seat, player in enumerate(players):
         for i, card in enumerate(player["hand"]):

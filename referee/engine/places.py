@@ -1,0 +1,24 @@
+"""Where each card of a state lies: the detailed pass of a state check (pure).
+
+A game's state check first tests, with sets, that every card is in exactly one place; when
+that fails, it walks the state card by card with :func:`claim_place` to say where each
+problem is, as JSON pointers into the state.
+"""
+
+from __future__ import annotations
+
+from typing import Collection
+
+
+def claim_place(errors: list[tuple[str, str]], places: dict[str, str], universe: Collection[str], card: str,
+                pointer: str, noun: str = "card") -> None:
+    """Record that ``card`` lies at ``pointer`` in ``places`` (card -> pointer of its first
+    place), or append to ``errors`` why it cannot: ``universe`` (the game's cards of that kind)
+    has no such card, or it was found at another place already. ``noun`` names the card in
+    the detail ("cat" in Call of Katulhu)."""
+    if card not in universe:
+        errors.append((pointer, f"unknown {noun} id {card!r}"))
+    elif card in places:
+        errors.append((pointer, f"{noun} {card} is also at {places[card]}"))
+    else:
+        places[card] = pointer
