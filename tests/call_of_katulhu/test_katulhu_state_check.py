@@ -7,9 +7,9 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from referee.engine.core import InvalidState
 from referee.games.call_of_katulhu import GAME
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE
+from tests.misplaced import corrupted_position, refusal
 
 TOYS = list(DEFAULT_CATALOGUE["toys"])
 CATS = [cat["id"] for cat in DEFAULT_CATALOGUE["cats"]]
@@ -58,23 +58,11 @@ def _corrupt(state, rnd):
 @given(seed=st.text(min_size=1, max_size=8), advanced=st.booleans(), steps=st.integers(0, 40),
        changes=st.integers(0, 2), rnd=st.randoms(use_true_random=False))
 def test_a_state_is_refused_exactly_when_a_toy_or_cat_is_out_of_place(seed, advanced, steps, changes, rnd):
-    state = GAME.setup(2, seed, {"advanced": advanced})
-    for _ in range(steps):
-        moves = GAME.legal_moves(state)
-        if not moves:
-            break
-        state = GAME.adjudicate(state, rnd.choice(moves), checked=True).state
+    state = corrupted_position(GAME, GAME.setup(2, seed, {"advanced": advanced}), steps, changes, rnd, _corrupt)
     if state["finished"]:
         return
-    state = copy.deepcopy(state)
-    for _ in range(changes):
-        _corrupt(state, rnd)
-    try:
-        GAME.check_state(state)
-    except InvalidState as refused:
-        assert not _in_place(state), refused.errors
-    else:
-        assert _in_place(state)
+    errors = refusal(GAME, state)
+    assert (errors is None) == _in_place(state), errors
 
 
 def test_each_kind_of_misplaced_toy_or_cat_has_its_pointer():
@@ -84,11 +72,9 @@ def test_each_kind_of_misplaced_toy_or_cat_has_its_pointer():
     def pointers(change):
         bad = copy.deepcopy(state)
         change(bad)
-        try:
-            GAME.check_state(bad)
-        except InvalidState as refused:
-            return refused.errors
-        raise AssertionError("accepted")
+        errors = refusal(GAME, bad)
+        assert errors is not None, "accepted"
+        return errors
 
     assert pointers(lambda s: s["players"][0]["hand"].pop()) == [
         ("/players/0/hand", "the hand and the placement hold each of the 6 toys exactly once")]

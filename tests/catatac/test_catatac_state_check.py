@@ -2,14 +2,14 @@
 (rulebook, Setup and the boosters' setup: every paw card, alpha card and points card of the
 game is somewhere, once), judged against a count of the cards written from the catalogue."""
 
-import copy
 from collections import Counter
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from referee.engine.core import InvalidOptions, InvalidState
+from referee.engine.core import InvalidOptions
 from referee.games.catatac import GAME
 from referee.games.catatac import cards as C
+from tests.misplaced import corrupted_position, refusal
 
 
 def _cards_where_they_should_be(state) -> bool:
@@ -60,19 +60,9 @@ def test_a_state_is_refused_exactly_when_a_card_is_misplaced(seed, players, kitt
         state = GAME.setup(players, seed, options)
     except InvalidOptions:  # the Kittens deck deals fewer hands
         assume(False)
-    for _ in range(steps):
-        moves = GAME.legal_moves(state)
-        if not moves or state["turn"]["phase"] != "play":
-            break
-        state = GAME.adjudicate(state, rnd.choice(moves), checked=True).state
-    state = copy.deepcopy(state)
-    for _ in range(changes):
-        _corrupt(state, rnd)
-    try:
-        GAME.check_state(state)
-    except InvalidState as refused:
-        assert not _cards_where_they_should_be(state), refused.errors
-        assert any(pointer.startswith(("/paw_deck", "/points_deck", "/players", "/discard", "/box"))
-                   or pointer == "" for pointer, _detail in refused.errors), refused.errors
-    else:
-        assert _cards_where_they_should_be(state)
+    state = corrupted_position(GAME, state, steps, changes, rnd, _corrupt,
+                               stop=lambda state: state["turn"]["phase"] != "play")
+    errors = refusal(GAME, state)
+    assert (errors is None) == _cards_where_they_should_be(state), errors
+    assert errors is None or any(pointer.startswith(("/paw_deck", "/points_deck", "/players", "/discard", "/box"))
+                                 or pointer == "" for pointer, _detail in errors), errors

@@ -12,6 +12,7 @@ from referee.engine.core import InvalidState
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch import cards as C
 from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place
+from tests.misplaced import corrupted_position
 
 
 def _places(state):
@@ -73,15 +74,7 @@ def _corrupt(state, rnd):
        steps=st.integers(0, 60), changes=st.integers(0, 3), rnd=st.randoms(use_true_random=False))
 def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing(seed, players, chance, steps,
                                                                                  changes, rnd):
-    state = GAME.setup(players, seed, {"chance": chance})
-    for _ in range(steps):
-        moves = GAME.legal_moves(state)
-        if not moves:
-            break
-        state = GAME.adjudicate(state, rnd.choice(moves), checked=True).state
-    state = copy.deepcopy(state)
-    for _ in range(changes):
-        _corrupt(state, rnd)
+    state = corrupted_position(GAME, GAME.setup(players, seed, {"chance": chance}), steps, changes, rnd, _corrupt)
     deck = C.deck_set(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
     by_value = C.ids_by_value(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
     detailed = _card_place_errors(state, deck)
