@@ -264,7 +264,7 @@ class _TableFacts(NamedTuple):
 
 
 def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
-    """Raises InvalidOptions."""
+    """The facts of a state's ``options`` with ``players`` seats. Raises InvalidOptions."""
     full = _normalise_options(players, options)
     boosters = _boosters(full)
     unseen = full.get("hands") == "unseen"

@@ -90,7 +90,6 @@ def _violation(code: str, **params: Any) -> Violation:
     return violation(MESSAGES, code, **params)
 
 
-
 def _copy_state(state: State) -> State:
     """A copy deep enough that applying a move never touches the caller's state."""
     new = dict(state)
@@ -199,7 +198,7 @@ class _TableFacts(NamedTuple):
 
 
 def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
-    """Raises InvalidOptions."""
+    """The facts of a state's ``options`` with ``players`` seats. Raises InvalidOptions."""
     full = _normalise_options(players, options, False)
     errors = []
     if "deal" in options:
