@@ -129,17 +129,13 @@ def instructions_per_adjudication(game_id: str, code: Path | None) -> int:
     (None: this one), counted by valgrind's callgrind: the difference of a run with 3 passes
     and one with 1, over 2 x COUNTED_POSITIONS adjudications. Python's string hashing is fixed
     (PYTHONHASHSEED=0) so that set and dict layouts, and the count, repeat."""
-    totals = []
+    extra = ["--code", str(code)] if code is not None else []
     with tempfile.TemporaryDirectory() as folder:
-        for passes in (1, 3):
-            out = Path(folder) / "callgrind.out"
-            extra = ["--code", str(code)] if code is not None else []
-            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                            "--count-passes", str(passes), "--game", game_id, *extra],
-                           check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"))
-            totals.append(next(int(line.split()[1]) for line in out.read_text().splitlines()
-                               if line.startswith(("summary:", "totals:"))))
-    return (totals[1] - totals[0]) // (2 * COUNTED_POSITIONS)
+        once, thrice = (servers.callgrind_total([sys.executable, __file__, "--count-passes", str(passes), "--game",
+                                                 game_id, *extra], Path(folder),
+                                                env=dict(os.environ, PYTHONHASHSEED="0"))
+                        for passes in (1, 3))
+    return (thrice - once) // (2 * COUNTED_POSITIONS)
 
 
 def in_process_against(game_id: str, baseline: str, rounds: int, seconds: float, revision: str | None = None) -> dict:

@@ -122,14 +122,9 @@ def _measure_match_moves(requests: int) -> float:
 
 def _callgrind_total(tree: Path, folder: Path, game_id: str, requests: int) -> int:
     """Instructions callgrind counts for one run of ``requests`` requests of ``game_id``."""
-    out = folder / "callgrind.out"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                    "--code", str(tree), "--json", str(folder / "ignored.json"), "--requests", str(requests),
-                    "--game", game_id], check=True, cwd=tree, capture_output=True)
-    for line in out.read_text().splitlines():
-        if line.startswith(("summary:", "totals:")):
-            return int(line.split()[1])
-    raise RuntimeError("no total in the callgrind output")
+    return servers.callgrind_total([sys.executable, __file__, "--code", str(tree), "--json",
+                                    str(folder / "ignored.json"), "--requests", str(requests), "--game", game_id],
+                                   folder, cwd=tree)
 
 
 def count_instructions(trees: dict[str, Path], folder: Path) -> dict[str, dict[str, int]]:

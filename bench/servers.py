@@ -1,7 +1,8 @@
 """Servers for the benchmarks: a private redis-server and gunicorn started with the service's
 own settings (``gunicorn -c gunicorn.conf.py``), so a benchmark follows any change made there
 (worker class, keep-alive, preload). Only 127.0.0.1 and free ports; everything started here is
-stopped by the caller through :func:`stop`.
+stopped by the caller through :func:`stop`. Also :func:`callgrind_total`, the instruction count
+of one command.
 """
 
 from __future__ import annotations
@@ -150,3 +151,15 @@ def stop(*procs: subprocess.Popen | None) -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
+
+
+def callgrind_total(command: list[str], folder: Path, cwd: Path | None = None, env: dict | None = None) -> int:
+    """Instructions valgrind's callgrind counts for one run of ``command`` (its output file goes
+    in ``folder``). Raises CalledProcessError when the command fails."""
+    out = folder / "callgrind.out"
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command], check=True, cwd=cwd,
+                   env=env, capture_output=True)
+    for line in out.read_text().splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    raise RuntimeError("no total in the callgrind output")

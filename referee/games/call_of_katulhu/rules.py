@@ -40,7 +40,7 @@ Moves::
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations
 from typing import Any, Mapping
 
@@ -354,10 +354,7 @@ class CallOfKatulhu(Game):
         # As many cats as the catalogue, making up the catalogue: so each cat once.
         if not (len(cats) == len(cat.cat_set) and cat.cat_set == set(cats)):
             where: dict[str, str] = {}
-
-            def claim(card: str, pointer: str) -> None:
-                claim_place(errors, where, cat.cat_set, card, pointer, noun="cat")
-
+            claim = partial(claim_place, errors, where, cat.cat_set, noun="cat")
             for seat, player in enumerate(players):
                 for i, card in enumerate(player["cats"]):
                     claim(card, f"/players/{seat}/cats/{i}")

@@ -498,8 +498,9 @@ class ScratchAndCatch(Game):
         errors.extend(facts.option_errors)
         if full.get("hands") == "unseen":
             errors.extend(self._unseen_places(state, facts.kind_counts))
-        else:
-            errors.extend(self._card_places(state, facts.known, facts.by_value))
+        # The common case is checked with sets; the pointers of a bad state come from the detailed pass.
+        elif not _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.known, facts.by_value):
+            errors.extend(_card_place_errors(state, facts.known))
         turn, final = state["turn"], state["final_turns"]
         n = len(players)
         if not 0 <= turn["player"] < n:
@@ -563,17 +564,6 @@ class ScratchAndCatch(Game):
         if not errors and sum(named.values()) + unseen != total:
             errors.append(("", f"{sum(named.values())} face-up and {unseen} unseen cards; the deck has {total}"))
         return errors
-
-    @staticmethod
-    def _card_places(state: State, known: frozenset[str],
-                     by_value: Mapping[int, frozenset[str]]) -> list[tuple[str, str]]:
-        """Errors about where the cards are: every card of the deck in exactly one place, piles
-        on the line ordered and holding cards of their value, hands within their size, fleas
-        not negative. The common case (all is well) is checked with sets (``by_value``: the
-        deck's ids by value); the pointers of a bad state come from a second, detailed pass."""
-        if _cards_in_place(state["players"], state["line"], state["draw_pile"], known, by_value):
-            return []
-        return _card_place_errors(state, known)
 
     # -- moves ---------------------------------------------------------------------------
 
