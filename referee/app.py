@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping
 
 import yaml
 from flask import Flask, Request, g, request
+from flask.sessions import NullSession, SessionInterface
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
@@ -57,6 +58,20 @@ class RefereeFlask(Flask):
         return synced
 
 
+class NoSessions(SessionInterface):
+    """Referee keeps no cookie session: every request gets the one shared, empty, read-only
+    null session (Flask's default builds a new one per request, after asking for a signing
+    key the service does not have)."""
+
+    _session = NullSession()
+
+    def open_session(self, app: Flask, request: Request) -> NullSession:
+        return self._session
+
+    def save_session(self, app: Flask, session, response) -> None:  # never called: a null session
+        pass
+
+
 class RefereeApi(Api):
     """flask-smorest's Api with problem+json errors."""
 
@@ -90,11 +105,15 @@ def _language_headers(response, request_globals) -> None:
     language = request_globals.get("language")
     if language is not None:
         headers = response.headers
-        headers["Content-Language"] = language
-        if headers.getlist("Vary"):  # (a lookup that raises no KeyError when absent)
+        # add() where the header is absent (the usual case): set() and vary.add() scan and parse.
+        if headers.getlist("Content-Language"):  # (a lookup that raises no KeyError when absent)
+            headers["Content-Language"] = language
+        else:
+            headers.add("Content-Language", language)
+        if headers.getlist("Vary"):
             response.vary.add("Accept-Language")
         else:  # what vary.add writes to an answer without Vary, without parsing one
-            headers["Vary"] = "Accept-Language"
+            headers.add("Vary", "Accept-Language")
 
 
 def _needs_json_body(req: Request) -> bool:
@@ -105,6 +124,7 @@ def _needs_json_body(req: Request) -> bool:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The WSGI application. ``config`` overrides Flask settings (tests)."""
     app = RefereeFlask(__name__)
+    app.session_interface = NoSessions()
     app.json.sort_keys = True
     app.config.update(
         API_TITLE="Referee",

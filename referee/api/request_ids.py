@@ -15,14 +15,12 @@ _TOKEN = re.compile(r"^[A-Za-z0-9._:+/=-]{1,128}$")
 
 
 def new_request_id() -> str:
-    """A random (version 4) UUID in hex: ``uuid.uuid4().hex`` without building a UUID object
-    (the same bits, at about half the cost)."""
-    number = int.from_bytes(os.urandom(16), "big") & _KEEP | _VERSION_4
-    return f"{number:032x}"
-
-
-_KEEP = ~((0xc000 << 48) | (0xf000 << 64))  # the variant and version bits, set below
-_VERSION_4 = (0x8000 << 48) | (4 << 76)  # RFC 4122 variant, version 4 (as uuid.UUID(version=4))
+    """A random (version 4) UUID in hex: the bits of ``uuid.uuid4().hex``, set on the random
+    bytes directly (a third of the cost of building a UUID object)."""
+    octets = bytearray(os.urandom(16))
+    octets[6] = octets[6] & 0x0F | 0x40  # version 4
+    octets[8] = octets[8] & 0x3F | 0x80  # RFC 4122 variant
+    return octets.hex()
 
 
 def take_request_id(environ: Mapping[str, Any], request_globals: Any) -> None:
@@ -36,5 +34,9 @@ def echo_request_id(response: Response, request_globals: Any) -> Response:
     """After each request: the request id in the answer."""
     request_id = request_globals.get("request_id")
     if request_id:
-        response.headers[HEADER] = request_id
+        headers = response.headers
+        if headers.getlist(HEADER):  # (set() scans the headers and checks the value; add() is cheaper)
+            headers[HEADER] = request_id
+        else:
+            headers.add(HEADER, request_id)
     return response

@@ -27,6 +27,7 @@ import socket
 import time
 
 from flask import Flask, Request, Response
+from werkzeug.wsgi import get_content_length
 
 from referee.api.problems import problem_response
 
@@ -86,7 +87,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
     ``Content-Length`` over the limit is left to werkzeug's 413, without reading."""
     environ = req.environ
     chunked = _chunked(environ)
-    length = req.content_length
+    length = get_content_length(environ)  # (werkzeug's, from the environ: req.content_length builds the headers)
     limit = app.config.get("MAX_CONTENT_LENGTH")
     if not chunked and (not length or (limit is not None and length > limit)):
         return None
