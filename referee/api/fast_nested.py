@@ -255,12 +255,13 @@ class FastEnvelope(Schema):
             _refuse_overlong_lists(self, data)
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
-    def fast_load(self, data) -> dict | None:
-        """What ``load(data)`` answers when ``data`` takes the fast path (a copy of it), else None."""
+    def fast_load(self, data, holds_float: bool | None = None) -> dict | None:
+        """What ``load(data)`` answers when ``data`` takes the fast path (a copy of it), else None.
+        ``holds_float``: whether ``data`` holds a float, when the caller knows (None: look)."""
         fast = _envelope_fields(type(self))
         if (fast is not None and type(data) is dict
                 and data.keys() <= fast.keys() and all(name in data for name in _required(type(self)))
-                and not _body_has_float(data)  # asked once for the whole envelope
+                and not (_body_has_float(data) if holds_float is None else holds_float)  # once for the envelope
                 and all(type(value) is dict and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
                         for name, value in data.items())):
             return dict(data)

@@ -78,16 +78,24 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     return value
 
 
+def read_json_body(req: flask.Request) -> tuple[Any, bool]:
+    """``(value, holds_float)`` of a JSON request body (``missing`` when the request is not
+    JSON), read with :func:`strict_loads` from the bytes transport.read_body kept. Raises
+    ValueError (``json.JSONDecodeError``, ``UnicodeDecodeError``) for a body that is not JSON."""
+    if not is_json_request(req):
+        return missing, False
+    floats: list = []
+    data = req.environ.get(BODY_KEY)  # the body transport.read_body read, without werkzeug's stream again
+    value = strict_loads(req.get_data(cache=True) if data is None else data, on_float=lambda: floats.append(True))
+    return value, bool(floats)
+
+
 class StrictJsonParser(FlaskParser):
     """webargs' Flask parser, reading JSON bodies with :func:`strict_loads`."""
 
     def _raw_load_json(self, req: flask.Request) -> Any:
-        if not is_json_request(req):
-            return missing
-        floats: list = []
-        data = req.environ.get(BODY_KEY)  # the body transport.read_body read, without werkzeug's stream again
-        value = strict_loads(req.get_data(cache=True) if data is None else data, on_float=lambda: floats.append(True))
-        flask.g.body_has_float = bool(floats)  # read by FastNested: no float, no need to look
+        value, holds_float = read_json_body(req)
+        flask.g.body_has_float = holds_float  # read by FastNested: no float, no need to look
         return value
 
 
@@ -105,16 +113,14 @@ def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Respo
     not parse, holds a float, or fails a check) goes through ``documented``, which answers as
     it always did. ``view`` must answer a Response (the response wrapper passes those through
     unchanged)."""
-    parser = Blueprint.ARGUMENTS_PARSER
-
     @functools.wraps(documented)
     def routed(*args: Any, **kwargs: Any) -> flask.Response:
-        req = flask.request._get_current_object()
         try:
-            value = parser._raw_load_json(req)  # what the parser reads (and sets g.body_has_float)
+            value, holds_float = read_json_body(flask.request._get_current_object())  # what the parser reads
         except ValueError:  # not JSON, or not UTF-8: the full path answers the 400
-            value = missing
-        loaded = schema.fast_load(value) if value is not missing else None
+            value, holds_float = missing, True
+        flask.g.body_has_float = holds_float  # for the view's own loads (a match move's move)
+        loaded = schema.fast_load(value, holds_float=holds_float) if value is not missing else None
         if loaded is None:
             return documented(*args, **kwargs)
         return view(*args, loaded, **kwargs)
