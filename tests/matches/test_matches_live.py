@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
+import yaml
 
+from referee.api import live
 from referee.api.live import WaitingSlots, preferred_wait
+from referee.api.problems import ProblemError
 from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore
@@ -176,6 +181,23 @@ def test_events_resume_after_last_event_id(servers):
     status, _, problem = call("GET", f"{a.base}/v1/matches/{match['id']}/events",
                               headers={"Last-Event-ID": "two"})
     assert status == 422 and problem["errors"][0]["pointer"] == "/headers/Last-Event-ID"
+
+
+def test_the_contract_admits_exactly_the_last_event_ids_the_service_takes():
+    """Last-Event-ID: empty is the same as absent (resume after the current version); a
+    version has at most 18 digits; anything else is a 422. The contract says the same."""
+    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    parameters = spec["paths"]["/v1/matches/{match_id}/events"]["get"]["parameters"]
+    pattern = next(p for p in parameters if p["name"] == "Last-Event-ID")["schema"]["pattern"]
+    for value, taken in (("", None), ("0", 0), ("42", 42), ("9" * 18, 10**18 - 1), ("9" * 19, "refused"),
+                         ("two", "refused"), ("-1", "refused"), ("1.5", "refused"), ("0x1", "refused")):
+        try:
+            answer = live.last_event_id(value)
+        except ProblemError as error:
+            answer = "refused"
+            assert error.status == 422
+        assert answer == taken, value
+        assert (re.fullmatch(pattern, value) is not None) == (taken != "refused"), value
 
 
 def test_a_stream_ends_with_the_game():
