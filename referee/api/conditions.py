@@ -31,7 +31,7 @@ def if_match() -> tuple[frozenset[int], list[str], ProblemError | None]:
     Section 13.1.1: If-Match uses the strong comparison, so a weak tag (``W/"1"``) never
     matches; the condition holds when a strong tag names the current version. Raises 428
     without the header (or with ``*``). An empty set of versions means 412."""
-    header = request.headers.get("If-Match")
+    header = request._get_current_object().environ.get("HTTP_IF_MATCH")  # the header, read directly
     if header is None:
         raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
     if header.strip() == "*":

@@ -30,13 +30,11 @@ def request_language() -> str:
     (``ja-JP`` is Japanese, ``en-US`` English); the first we have wins, ``*`` means English.
     (werkzeug's ``best_match`` matches ``en`` exactly before it tries primary subtags, so
     ``ja-JP,en;q=0.9`` came out English and ``en-US,ja;q=0.5`` Japanese.)"""
-    g.language = _negotiate()  # the answer then carries Content-Language and Vary (app.py)
-    return g.language
-
-
-def _negotiate() -> str:
-    header = request.environ.get("HTTP_ACCEPT_LANGUAGE")
-    return DEFAULT_LANGUAGE if header is None else _language_of(header)
+    # (Through the proxies' real objects: each attribute look-up through a proxy costs more.)
+    header = request._get_current_object().environ.get("HTTP_ACCEPT_LANGUAGE")
+    language = DEFAULT_LANGUAGE if header is None else _language_of(header)
+    g._get_current_object().language = language  # the answer then carries Content-Language and Vary (app.py)
+    return language
 
 
 @lru_cache(maxsize=256)

@@ -120,7 +120,7 @@ def _unauthorised(detail: str) -> ProblemError:
 def _seat_of_secret(meta: dict) -> int | None:
     """The seat whose secret the Authorization header carries; None without the header.
     Raises 401 when the header is malformed or the secret is no seat's."""
-    header = request.headers.get("Authorization")
+    header = request._get_current_object().environ.get("HTTP_AUTHORIZATION")  # the header, read directly
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")

@@ -60,7 +60,7 @@ def metrics():
 
 def count_verdict(game_id: str, legal: bool) -> None:
     """Count a verdict (and name the request's game for the request metrics)."""
-    g.metrics_game = game_id
+    g._get_current_object().metrics_game = game_id
     key = (game_id, legal)
     counter = _VERDICT_CHILDREN.get(key)
     if counter is None:

@@ -95,7 +95,7 @@ class StrictJsonParser(FlaskParser):
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         value, holds_float = read_json_body(req)
-        flask.g.body_has_float = holds_float  # read by FastNested: no float, no need to look
+        flask.g._get_current_object().body_has_float = holds_float  # read by FastNested: no float, no need to look
         return value
 
 
@@ -119,7 +119,7 @@ def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Respo
             value, holds_float = read_json_body(flask.request._get_current_object())  # what the parser reads
         except ValueError:  # not JSON, or not UTF-8: the full path answers the 400
             value, holds_float = missing, True
-        flask.g.body_has_float = holds_float  # for the view's own loads (a match move's move)
+        flask.g._get_current_object().body_has_float = holds_float  # for the view's own loads (a match move's move)
         loaded = schema.fast_load(value, holds_float=holds_float) if value is not missing else None
         if loaded is None:
             return documented(*args, **kwargs)
