@@ -35,7 +35,7 @@ def _cannot_listen(address: str) -> str | None:
     """Why gunicorn could not listen on ``address`` (HOST:PORT), or None if it can (or the
     address is not HOST:PORT, such as unix:PATH: gunicorn then says what is wrong)."""
     host, _, port = address.rpartition(":")
-    if not host or not port.isdigit() or address.startswith("unix:"):
+    if not host or not (port.isascii() and port.isdigit()) or address.startswith("unix:"):  # ("²".isdigit())
         return None
     try:
         family, kind, proto, _, sockaddr = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)[0]

@@ -84,3 +84,11 @@ def test_missing_file_is_a_400_problem(tmp_path):
     assert problem["status"] == 400 and problem["type"] == "/problems/unreadable-file"
     assert problem["title"] == "Cannot read an input file"  # not "The request body is not valid JSON"
     assert "nope.json" in problem["detail"] and "No such file" in problem["detail"]
+
+
+def test_a_port_of_unicode_digits_is_left_to_gunicorn_to_refuse():
+    """``_cannot_listen`` only probes HOST:PORT with an ASCII port ("\u00b2".isdigit() is true,
+    int() refuses it: once a crash of ``referee serve``)."""
+    from referee.cli import _cannot_listen
+
+    assert _cannot_listen("127.0.0.1:\u00b2") is None and _cannot_listen("127.0.0.1:\u0661\u0662") is None

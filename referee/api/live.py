@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -24,6 +25,7 @@ from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_e
 DEFAULT_HEARTBEAT_SECONDS = 15.0
 RETRY_AFTER_SECONDS = 1
 RECONNECT_MILLISECONDS = 1000
+_ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
 class WaitingSlots:
@@ -81,18 +83,20 @@ def preferred_wait(prefer: str | None) -> int | None:
         name, _, value = preference.split(";", 1)[0].strip().partition("=")
         if name.strip().lower() == "wait":
             value = value.strip().strip('"')
-            if value.isdigit() and len(value) <= 6:
+            if _ASCII_DIGITS.fullmatch(value) and len(value) <= 6:  # (str.isdigit() admits "²", which int() refuses)
                 return min(int(value), MAX_WAIT_SECONDS)
             return None
     return None
 
 
 def last_event_id(header: str | None) -> int | None:
-    """The version a stream resumes after (``Last-Event-ID``); 422 when it is not one."""
-    if header is None or header.strip() == "":
+    """The version a stream resumes after (``Last-Event-ID``, without the spaces and tabs
+    around it that HTTP allows); None when absent or empty; 422 when it is not a version
+    (ASCII digits, at most 18). The contract's pattern admits the same values."""
+    text = None if header is None else header.strip(" \t")
+    if not text:
         return None
-    text = header.strip()
-    if not text.isdigit() or len(text) > 18:
+    if not _ASCII_DIGITS.fullmatch(text) or len(text) > 18:
         raise ProblemError(422, "Last-Event-ID must be a version this stream sent (a non-negative integer).",
                            [("/headers/Last-Event-ID", "a non-negative integer")])
     return int(text)

@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from importlib import import_module
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from marshmallow import ValidationError
 
@@ -334,7 +334,7 @@ def _preference_applied(response: Response) -> Response:
     "reader sees it>`; `: heartbeat` comments when idle; `event: end` (data: outcome and scores) when the game is "
     "over, `event: gone` when the match expired, `event: unavailable` when the store stops answering"))
 @blp.doc(operationId="getMatchEvents", parameters=[{"in": "query", "schema": SeatQuery}, {
-    "in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string", "pattern": "^[0-9]{0,18}$"},
+    "in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string", "pattern": r"^[ \t]*[0-9]{0,18}[ \t]*$"},
     "description": "resume after this version (sent again by EventSource on reconnection); absent or empty: after "
                    "the current version"}], security=[{}, {SECURITY_SCHEME: []}],
     responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"},
@@ -426,6 +426,8 @@ def _replayed(stored: str, fingerprint: str) -> Response:
         raise ProblemError(422, "This Idempotency-Key was already used with another request body.",
                            [("/headers/Idempotency-Key", "already used with another body")],
                            title="Idempotency key reused", slug="idempotency-key-reused")
+    # The stored body's language, not this request's: the answer says which (app.py's headers).
+    g._get_current_object().language = record.get("language")  # (absent from records of older versions)
     response = _with_etag(Response(record["body"], status=200, content_type="application/json"), record["version"])
     response.headers["Idempotent-Replayed"] = "true"
     return response
@@ -525,14 +527,16 @@ def post_move(body, match_id):
     count_verdict(game.id, verdict.legal)
     if cached is not None and not verdict.legal:
         _confirm_cached(store, recent, match_id, version)
-    answer = adjudication.verdict_json(verdict, request_language(), game)
+    language = request_language()
+    answer = adjudication.verdict_json(verdict, language, game)
     answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat, verdict.scores)
     answer["id"] = match_id
     if not verdict.legal:
         answer["version"] = version
         text = adjudication.dumps(answer)
         if key is not None:
-            earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": version, "body": text}))
+            earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": version, "body": text,
+                                                                 "language": language}))
             if earlier is not None:
                 return _replayed(earlier, fingerprint)
         return _with_etag(Response(text, status=200, content_type="application/json"), version)
@@ -545,7 +549,8 @@ def post_move(body, match_id):
     answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
     answer["state"] = game.view(verdict.state, seat)
     text = adjudication.dumps(answer)
-    stored = json.dumps({"fp": fingerprint, "version": new_version, "body": text}) if key is not None else None
+    stored = (json.dumps({"fp": fingerprint, "version": new_version, "body": text, "language": language})
+              if key is not None else None)
     result = store.commit(match_id, version, state_text, adjudication.dumps(entry), now, key, stored)
     if result.kind == "ok":
         recent.put(match_id, new_version, meta, verdict.state, state_text)

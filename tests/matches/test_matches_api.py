@@ -244,6 +244,25 @@ class TestIdempotency:
         again = move(mclient, match["id"], body, secret, '"0"', **{"Idempotency-Key": "k-3"})
         assert first.get_json() == again.get_json() and again.get_json()["legal"] is False
 
+    def test_a_replay_is_in_the_stored_answers_language_and_says_so(self, mclient):
+        """A retry with another Accept-Language gets the stored body, whose messages are in the
+        first request's language: Content-Language names that one (and Vary names the header)."""
+        match = create(mclient).get_json()
+        hand = full_state(mclient, match["id"])["players"][1]["hand"]
+        body = {"type": "play", "player": 1, "source": "hand", "card": hand[0]}  # seat 0 is to play
+        secret = match["seats"][1]["secret"]
+        first = move(mclient, match["id"], body, secret, '"0"', **{"Idempotency-Key": "k-5", "Accept-Language": "ja"})
+        again = move(mclient, match["id"], body, secret, '"0"', **{"Idempotency-Key": "k-5", "Accept-Language": "en"})
+        assert again.headers["Idempotent-Replayed"] == "true" and again.get_json() == first.get_json()
+        assert first.headers["Content-Language"] == again.headers["Content-Language"] == "ja"
+        assert "Accept-Language" in again.headers.get("Vary", "")
+        legal = first_legal(mclient, match["id"])
+        seat_secret = match["seats"][legal["player"]]["secret"]
+        done = move(mclient, match["id"], legal, seat_secret, '"0"', **{"Idempotency-Key": "k-6", "Accept-Language": "ja"})
+        stale = move(mclient, match["id"], legal, seat_secret, '"0"', **{"Idempotency-Key": "k-6"})
+        assert done.status_code == stale.status_code == 200 and stale.headers["Idempotent-Replayed"] == "true"
+        assert stale.headers["Content-Language"] == "ja"
+
     def test_keys_are_per_match(self, mclient):
         one, two = create(mclient).get_json(), create(mclient).get_json()
         for match in (one, two):

@@ -185,12 +185,16 @@ def test_events_resume_after_last_event_id(servers):
 
 def test_the_contract_admits_exactly_the_last_event_ids_the_service_takes():
     """Last-Event-ID: empty is the same as absent (resume after the current version); a
-    version has at most 18 digits; anything else is a 422. The contract says the same."""
+    version is at most 18 ASCII digits, with the spaces and tabs HTTP allows around a value;
+    anything else is a 422 (superscript and other Unicode digits included: once a 500). The
+    contract says the same."""
     spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
     parameters = spec["paths"]["/v1/matches/{match_id}/events"]["get"]["parameters"]
     pattern = next(p for p in parameters if p["name"] == "Last-Event-ID")["schema"]["pattern"]
-    for value, taken in (("", None), ("0", 0), ("42", 42), ("9" * 18, 10**18 - 1), ("9" * 19, "refused"),
-                         ("two", "refused"), ("-1", "refused"), ("1.5", "refused"), ("0x1", "refused")):
+    for value, taken in (("", None), (" ", None), ("0", 0), ("42", 42), (" 0 ", 0), ("\t1", 1),
+                         ("9" * 18, 10**18 - 1), ("9" * 19, "refused"), ("two", "refused"), ("-1", "refused"),
+                         ("1.5", "refused"), ("0x1", "refused"), ("\u00b2", "refused"), ("1\u00b9", "refused"),
+                         ("\u0661", "refused"), ("\u00a01", "refused")):
         try:
             answer = live.last_event_id(value)
         except ProblemError as error:
@@ -198,6 +202,18 @@ def test_the_contract_admits_exactly_the_last_event_ids_the_service_takes():
             assert error.status == 422
         assert answer == taken, value
         assert (re.fullmatch(pattern, value) is not None) == (taken != "refused"), value
+
+
+def test_a_wait_preference_with_unicode_digits_is_ignored():
+    """RFC 7240: a preference that cannot be honoured is ignored ("wait=\u00b2" was a 500)."""
+    assert preferred_wait("wait=\u00b2") is None and preferred_wait("wait=1\u00b9") is None
+    assert preferred_wait("wait=\u0661") is None and preferred_wait("wait=3") == 3
+    store = MemoryStore(ttl=3600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "prefer"}).get_json()
+    began = time.monotonic()
+    answer = client.get(f"/v1/matches/{match['id']}", headers={"If-None-Match": '"0"', "Prefer": "wait=\u00b2"})
+    assert answer.status_code == 304 and time.monotonic() - began < 1
 
 
 def test_a_stream_ends_with_the_game():
