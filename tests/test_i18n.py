@@ -42,3 +42,21 @@ def test_a_game_catalog_does_not_translate_another_games_values():
     """CATATAC's catalog names the clan "white"; a Call of Katulhu value "white" stays as it is."""
     assert translate("white", "ja", "catatac") != "white"
     assert translate("white", "ja", "call-of-katulhu") == "white"
+
+
+# The section headings of the Japanese CATATAC rulebook (shared/rulebooks/catatac.ja.txt), as
+# printed there; a Japanese answer cites one of them.
+CATATAC_JA_HEADINGS = {
+    "概要", "目的", "準備", "手番", "1. 肉球カードを出す", "2. 毛糸玉に干渉する", "3. 手札を補充する", "詳細",
+    "1. 肉球カードを出す(PLAY A PAW CARD)", "ペアを作る", "戦術スタックを発動する", "コンボ",
+    "チームワーク(4人または6人で遊ぶ場合)", "隠れ家への持ち込み", "持ち込みを阻止する(失敗)", "持ち込み(成功)",
+    "ゲームの終了", "バリエーション", "ブースター",
+}
+
+
+def test_japanese_catatac_citations_are_headings_of_the_japanese_rulebook():
+    """The Japanese rulebook has no Icons section (the English one does): bars and coin tosses
+    are cited under "Activating the Action Block" (戦術スタックを発動する), where it describes them."""
+    cited = {translate(rule, "ja", "catatac") for _message, rule in GAMES["catatac"].messages.values()}
+    assert translate("Icons", "ja", "catatac") == "戦術スタックを発動する"
+    assert sorted(cited - CATATAC_JA_HEADINGS) == []

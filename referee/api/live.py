@@ -75,7 +75,7 @@ def heartbeat_from_env(environ=os.environ) -> float:
 
 def preferred_wait(prefer: str | None) -> int | None:
     """The ``wait`` preference of a ``Prefer`` header (RFC 7240 section 4.3), in whole seconds,
-    at most MAX_WAIT_SECONDS; None when absent or not a non-negative integer (a preference that
+    at most MAX_WAIT_SECONDS (a longer wait, however many digits, is capped); None when absent or not a non-negative integer (a preference that
     cannot be honoured is ignored, RFC 7240 section 2)."""
     if not prefer:
         return None
@@ -83,8 +83,8 @@ def preferred_wait(prefer: str | None) -> int | None:
         name, _, value = preference.split(";", 1)[0].strip().partition("=")
         if name.strip().lower() == "wait":
             value = value.strip().strip('"')
-            if _ASCII_DIGITS.fullmatch(value) and len(value) <= 6:  # (str.isdigit() admits "²", which int() refuses)
-                return min(int(value), MAX_WAIT_SECONDS)
+            if _ASCII_DIGITS.fullmatch(value):  # (str.isdigit() admits "²", which int() refuses)
+                return MAX_WAIT_SECONDS if len(value) > 6 else min(int(value), MAX_WAIT_SECONDS)
             return None
     return None
 
@@ -97,8 +97,8 @@ def last_event_id(header: str | None) -> int | None:
     if not text:
         return None
     if not _ASCII_DIGITS.fullmatch(text) or len(text) > 18:
-        raise ProblemError(422, "Last-Event-ID must be a version this stream sent (a non-negative integer).",
-                           [("/headers/Last-Event-ID", "a non-negative integer")])
+        raise ProblemError(422, "Last-Event-ID must be a version this stream sent (a non-negative integer of at "
+                                "most 18 digits).", [("/headers/Last-Event-ID", "a non-negative integer of at most 18 digits")])
     return int(text)
 
 

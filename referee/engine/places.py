@@ -10,6 +10,12 @@ from __future__ import annotations
 from typing import Collection
 
 
+def unknown_id(value: object, noun: str = "card") -> str:
+    """The detail for a value that is no ``noun`` id of the game: the id quoted, or "null"
+    (not Python's "None") for a JSON null."""
+    return f"null is not a {noun} id" if value is None else f"unknown {noun} id {value!r}"
+
+
 def claim_place(errors: list[tuple[str, str]], places: dict[str, str], universe: Collection[str], card: str,
                 pointer: str, noun: str = "card") -> None:
     """Record that ``card`` lies at ``pointer`` in ``places`` (card -> pointer of its first
@@ -17,7 +23,7 @@ def claim_place(errors: list[tuple[str, str]], places: dict[str, str], universe:
     has no such card, or it was found at another place already. ``noun`` names the card in
     the detail ("cat" in Call of Katulhu)."""
     if card not in universe:
-        errors.append((pointer, f"unknown {noun} id {card!r}"))
+        errors.append((pointer, unknown_id(card, noun)))
     elif card in places:
         errors.append((pointer, f"{noun} {card} is also at {places[card]}"))
     else:

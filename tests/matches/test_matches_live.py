@@ -16,6 +16,7 @@ import yaml
 
 from referee.api import live
 from referee.api.live import WaitingSlots, preferred_wait
+from referee.store import MAX_WAIT_SECONDS
 from referee.api.problems import ProblemError
 from referee.app import create_app
 from referee.games import GAMES
@@ -208,6 +209,7 @@ def test_a_wait_preference_with_unicode_digits_is_ignored():
     """RFC 7240: a preference that cannot be honoured is ignored ("wait=\u00b2" was a 500)."""
     assert preferred_wait("wait=\u00b2") is None and preferred_wait("wait=1\u00b9") is None
     assert preferred_wait("wait=\u0661") is None and preferred_wait("wait=3") == 3
+    assert preferred_wait("wait=" + "9" * 20) == preferred_wait("wait=31") == MAX_WAIT_SECONDS  # capped, not ignored
     store = MemoryStore(ttl=3600)
     client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
     match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "prefer"}).get_json()

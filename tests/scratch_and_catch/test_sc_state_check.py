@@ -38,8 +38,8 @@ def _corrupt(state, rnd):
     elif kind == "unknown":
         cards = rnd.choice(places)
         cards[rnd.randrange(len(cards))] = rnd.choice(["C5-99", "X1-1", "C11-1", "S1"])
-    elif kind == "other value" and line:
-        pile = rnd.choice(line)
+    elif kind == "other value" and any(pile["cards"] for pile in line):  # (an "empty pile" change may come first)
+        pile = rnd.choice([pile for pile in line if pile["cards"]])
         others = [card for card in state["draw_pile"] + [c for p in players for c in p["collected"]]
                   if C.card_value(card) != pile["value"]]
         pile["cards"][0] = others[0] if others else "C5-99"
@@ -132,3 +132,14 @@ def test_a_deck_that_is_not_an_object_is_refused():
     with pytest.raises(InvalidState) as refused:
         GAME.check_state(state)
     assert refused.value.errors == [("/options/deck", "must be an object of counts (cat, scratch)")]
+
+
+def test_a_null_where_a_card_lies_is_named_null_not_none():
+    """Setup: a hand holds cards. A null in a seen hand is no card; the detail says "null", the
+    JSON word the client sent (it once said Python's "None")."""
+    state = GAME.setup(2, "s", {})
+    state["players"][0]["hand"][0] = None
+    with pytest.raises(InvalidState) as refused:
+        GAME.check_state(state)
+    assert ("/players/0/hand/0", "null is not a card id") in refused.value.errors
+    assert "None" not in repr(refused.value.errors)

@@ -76,7 +76,7 @@ from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, Inva
                                  violation)
 from referee.engine.information import PUBLIC, Disclosure, Hidden, Reveals
 from referee.engine.memo import options_memo
-from referee.engine.places import claim_place
+from referee.engine.places import claim_place, unknown_id
 from referee.engine.rng import Rng
 from referee.games.catatac import cards as C
 
@@ -956,7 +956,7 @@ class Catatac(Game):
                 errors.append((f"/options/deal/hands/{i}", f"must hold {C.HAND_SIZE} card ids"))
         for pointer, card in entries:
             if card not in known:
-                errors.append((pointer, f"unknown card id {card!r}"))
+                errors.append((pointer, unknown_id(card)))
             elif card in seen:
                 errors.append((pointer, f"card {card} is dealt twice"))
             seen.add(card)

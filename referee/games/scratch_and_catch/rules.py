@@ -41,7 +41,7 @@ from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, Inva
                                  violation)
 from referee.engine.information import PUBLIC, Disclosure, Hidden
 from referee.engine.memo import options_memo
-from referee.engine.places import claim_place
+from referee.engine.places import claim_place, unknown_id
 from referee.engine.rng import Rng
 from referee.games.scratch_and_catch import cards as C
 
@@ -469,7 +469,7 @@ class ScratchAndCatch(Game):
                 continue
             for i, card in enumerate(cards):
                 if card not in known:
-                    errors.append((f"{where}/{i}", f"unknown card id {card!r}"))
+                    errors.append((f"{where}/{i}", unknown_id(card)))
                 elif card in seen:
                     errors.append((f"{where}/{i}", f"card {card} is dealt twice"))
                 seen.add(card)
