@@ -187,6 +187,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.errorhandler(RecursionError)
     def too_deep(_error):
-        return problems.problem_response(400, "The request body is nested too deeply to parse.")
+        return problems.problem_response(400, "The request body is nested too deeply to parse.",
+                                         [("", "nested too deeply to parse")])  # (as for a body that is not JSON)
 
     return app

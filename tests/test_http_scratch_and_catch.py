@@ -144,6 +144,17 @@ def test_body_over_the_limit_is_413(client):
     body = json.dumps({"players": 3, "seed": "x" * (1024 * 1024)})
     response = client.post(f"{BASE}/setup", data=body, content_type="application/json")
     assert response.status_code == 413 and response.content_type == PROBLEM
+    # The limit is named, as for a chunked body over it.
+    assert "(1048576 bytes, REFEREE_MAX_BODY_BYTES)" in response.get_json()["detail"]
+
+
+def test_a_body_nested_too_deeply_is_400_with_a_pointer(client):
+    """As a body that is not JSON: a 400 problem whose error points at the whole body."""
+    response = client.post(f"{BASE}/setup", data="[" * 100_000, content_type="application/json")
+    assert response.status_code == 400 and response.content_type == PROBLEM
+    assert response.get_json()["errors"] == [{"pointer": "", "detail": "nested too deeply to parse"}]
+    malformed = client.post(f"{BASE}/setup", data="{\"players\": 3", content_type="application/json")
+    assert [e["pointer"] for e in malformed.get_json()["errors"]] == [""]
 
 
 def test_unknown_path_and_method(client):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-from flask import Response
+from flask import Response, current_app
 from werkzeug.exceptions import HTTPException
 
 from referee.limits import MAX_PROBLEM_ERRORS
@@ -185,7 +185,10 @@ def from_http_exception(error: HTTPException) -> Response:
             return problem_response(400, "The request body could not be parsed as JSON.", errors, headers=headers)
         return problem_response(422, _unfit(messages), errors, headers=headers)
     if status == 413:
-        return problem_response(413, "The request body is larger than the limit of this service.", headers=headers)
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")  # named as the chunked body's 413 names it
+        detail = "The request body is larger than the limit of this service" + (
+            f" ({limit} bytes, REFEREE_MAX_BODY_BYTES)." if limit is not None else ".")
+        return problem_response(413, detail, headers=headers)
     if status >= 500:
         return problem_response(status, "The service failed to answer this request.", headers=headers)
     detail = error.description if isinstance(error.description, str) else _KINDS.get(status, ("", "Error"))[1]
