@@ -4,10 +4,9 @@ game is somewhere, once), judged against a count of the cards written from the c
 
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from referee.engine.core import InvalidOptions, InvalidState
+from referee.engine.core import InvalidOptions
 from referee.games.catatac import GAME
 from referee.games.catatac import cards as C
 from tests.misplaced import corrupted_position, refusal
@@ -67,14 +66,3 @@ def test_a_state_is_refused_exactly_when_a_card_is_misplaced(seed, players, kitt
     assert (errors is None) == _cards_where_they_should_be(state), errors
     assert errors is None or any(pointer.startswith(("/paw_deck", "/points_deck", "/players", "/discard", "/box"))
                                  or pointer == "" for pointer, _detail in errors), errors
-
-
-def test_a_null_where_a_paw_card_lies_is_named_null_not_none():
-    """Setup: each player is dealt paw cards. With seen hands a null is no card; the detail says
-    "null", the JSON word the client sent (it once said Python's "None")."""
-    state = GAME.setup(2, "s", {})
-    state["players"][0]["hand"][0] = None
-    with pytest.raises(InvalidState) as refused:
-        GAME.check_state(state)
-    assert ("/players/0/hand/0", "null is not a card id") in refused.value.errors
-    assert "None" not in repr(refused.value.errors)
