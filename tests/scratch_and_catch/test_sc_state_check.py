@@ -132,4 +132,3 @@ def test_a_deck_that_is_not_an_object_is_refused():
     with pytest.raises(InvalidState) as refused:
         GAME.check_state(state)
     assert refused.value.errors == [("/options/deck", "must be an object of counts (cat, scratch)")]
-
