@@ -292,7 +292,7 @@ def main() -> None:
               + ("met" if rate >= IN_PROCESS_AIM else "not met")
               + f"; per CPU second {figures['adjudications_per_cpu_second']:,}")
         if "ratio" in figures:
-            print(f"  {game_id}: HTTP adjudicate / floor {figures['ratio']:.2f} (aim {HTTP_AIM}): "
+            print(f"  {game_id}: HTTP adjudicate / floor {figures['ratio']:.3f} (aim {HTTP_AIM}): "
                   + ("met" if figures["ratio"] >= HTTP_AIM else "not met")
                   + f"; worker CPU per request: floor {figures['echo_cpu_us']} us, referee {figures['referee_cpu_us']} us"
                   f" (floor / referee {figures['cpu_ratio']:.2f})")
