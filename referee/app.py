@@ -17,6 +17,7 @@ from referee.api import metrics, problems
 from referee.api.cors import enable_cors
 from referee.api.fast_nested import dict_key_names
 from referee.api.games import blueprints
+from referee.api.headers import put_header
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
 from referee.api.request_ids import echo_request_id, take_request_id
@@ -105,11 +106,7 @@ def _language_headers(response, request_globals) -> None:
     language = request_globals.get("language")
     if language is not None:
         headers = response.headers
-        # add() where the header is absent (the usual case): set() and vary.add() scan and parse.
-        if headers.getlist("Content-Language"):  # (a lookup that raises no KeyError when absent)
-            headers["Content-Language"] = language
-        else:
-            headers.add("Content-Language", language)
+        put_header(headers, "Content-Language", language)
         if headers.getlist("Vary"):
             response.vary.add("Accept-Language")
         else:  # what vary.add writes to an answer without Vary, without parsing one

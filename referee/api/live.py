@@ -75,8 +75,9 @@ def heartbeat_from_env(environ=os.environ) -> float:
 
 def preferred_wait(prefer: str | None) -> int | None:
     """The ``wait`` preference of a ``Prefer`` header (RFC 7240 section 4.3), in whole seconds,
-    at most MAX_WAIT_SECONDS (a longer wait, however many digits, is capped); None when absent or not a non-negative integer (a preference that
-    cannot be honoured is ignored, RFC 7240 section 2)."""
+    at most MAX_WAIT_SECONDS (a longer wait, however many digits, is capped); None when absent
+    or not a non-negative integer (a preference that cannot be honoured is ignored, RFC 7240
+    section 2)."""
     if not prefer:
         return None
     for preference in prefer.split(","):
@@ -98,7 +99,8 @@ def last_event_id(header: str | None) -> int | None:
         return None
     if not _ASCII_DIGITS.fullmatch(text) or len(text) > 18:
         raise ProblemError(422, "Last-Event-ID must be a version this stream sent (a non-negative integer of at "
-                                "most 18 digits).", [("/headers/Last-Event-ID", "a non-negative integer of at most 18 digits")])
+                                "most 18 digits).",
+                           [("/headers/Last-Event-ID", "a non-negative integer of at most 18 digits")])
     return int(text)
 
 

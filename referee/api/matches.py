@@ -334,7 +334,8 @@ def _preference_applied(response: Response) -> Response:
     "reader sees it>`; `: heartbeat` comments when idle; `event: end` (data: outcome and scores) when the game is "
     "over, `event: gone` when the match expired, `event: unavailable` when the store stops answering"))
 @blp.doc(operationId="getMatchEvents", parameters=[{"in": "query", "schema": SeatQuery}, {
-    "in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string", "pattern": r"^[ \t]*[0-9]{0,18}[ \t]*$"},
+    "in": "header", "name": "Last-Event-ID", "required": False,
+    "schema": {"type": "string", "pattern": r"^[ \t]*[0-9]{0,18}[ \t]*$"},
     "description": "resume after this version (sent again by EventSource on reconnection); absent or empty: after "
                    "the current version"}], security=[{}, {SECURITY_SCHEME: []}],
     responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"},

@@ -150,6 +150,14 @@ def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]]
     return response
 
 
+def body_too_large(limit: int | None, headers: Mapping[str, str] | None = None) -> Response:
+    """413: the request body is over ``limit`` bytes (REFEREE_MAX_BODY_BYTES; None: no limit
+    to name), whether its length was announced or it came in chunks."""
+    named = f" ({limit} bytes, REFEREE_MAX_BODY_BYTES)" if limit is not None else ""
+    return problem_response(413, f"The request body is larger than the limit of this service{named}.",
+                            headers=headers)
+
+
 def from_problem_error(error: ProblemError) -> Response:
     return problem_response(error.status, error.detail, error.errors, title=error.title, slug=error.slug,
                             headers=error.headers)
@@ -185,10 +193,7 @@ def from_http_exception(error: HTTPException) -> Response:
             return problem_response(400, "The request body could not be parsed as JSON.", errors, headers=headers)
         return problem_response(422, _unfit(messages), errors, headers=headers)
     if status == 413:
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")  # named as the chunked body's 413 names it
-        detail = "The request body is larger than the limit of this service" + (
-            f" ({limit} bytes, REFEREE_MAX_BODY_BYTES)." if limit is not None else ".")
-        return problem_response(413, detail, headers=headers)
+        return body_too_large(current_app.config.get("MAX_CONTENT_LENGTH"), headers)
     if status >= 500:
         return problem_response(status, "The service failed to answer this request.", headers=headers)
     detail = error.description if isinstance(error.description, str) else _KINDS.get(status, ("", "Error"))[1]

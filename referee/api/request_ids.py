@@ -10,6 +10,8 @@ from typing import Any, Mapping
 
 from flask import Response
 
+from referee.api.headers import put_header
+
 HEADER = "X-Request-ID"
 _TOKEN = re.compile(r"^[A-Za-z0-9._:+/=-]{1,128}$")
 
@@ -34,9 +36,5 @@ def echo_request_id(response: Response, request_globals: Any) -> Response:
     """After each request: the request id in the answer."""
     request_id = request_globals.get("request_id")
     if request_id:
-        headers = response.headers
-        if headers.getlist(HEADER):  # (set() scans the headers and checks the value; add() is cheaper)
-            headers[HEADER] = request_id
-        else:
-            headers.add(HEADER, request_id)
+        put_header(response.headers, HEADER, request_id)
     return response

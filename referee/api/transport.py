@@ -29,7 +29,7 @@ import time
 from flask import Flask, Request, Response
 from werkzeug.wsgi import get_content_length
 
-from referee.api.problems import problem_response
+from referee.api.problems import body_too_large, problem_response
 
 READ_SIZE = 16 * 1024
 DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
@@ -110,8 +110,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
             parts.append(part)
             size += len(part)
             if chunked and limit is not None and size > limit:
-                return problem_response(413, f"The request body is larger than the limit of this service "
-                                             f"({limit} bytes, REFEREE_MAX_BODY_BYTES).")
+                return body_too_large(limit)
     except _BodyTimeout:
         _close_reading(environ)
         return problem_response(408, f"The request body did not arrive within {allowed:g} seconds "
