@@ -309,7 +309,7 @@ class CatatacMove(Schema):
     player = _seat(required=True, metadata={"description": "the acting seat (for a play under Cooperation: the "
                                                            "teammate playing in place of the player due)"})
     card = fields.String(validate=PLAYED_ID, allow_none=True,
-                         metadata={"description": "play (required): the paw card played from the hand, or the "
+                         metadata={"description": "play (required, not null): the paw card played from the hand, or the "
                                                   "player's own alpha card (booster alpha); draw (required key): the "
                                                   "card drawn from the paw deck, null is answered with the violation "
                                                   "CARD_REQUIRED (a match's legal-moves shows it as null: name what "
@@ -355,6 +355,9 @@ class CatatacMove(Schema):
             if missing:
                 raise ValidationError({name: ["a play states card, pair, block and order (null when unused)"]
                                        for name in missing})
+            if data["card"] is None:  # null is never a card played (legal-moves lists kinds, not nulls)
+                raise ValidationError("a play names the card played: a paw card of the hand (unseen hands: its "
+                                      "kind) or the player's alpha card", "card")
             if "points_card" in data:
                 raise ValidationError("only a decline takes a points card", "points_card")
         else:
