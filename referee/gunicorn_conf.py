@@ -38,6 +38,9 @@ worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 keepalive = 5
+# Files (the docs' assets) are written, not handed to sendfile(): gunicorn counts no bytes sent by
+# sendfile, so the access log would say 0 for them.
+sendfile = False
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 logger_class = "referee.access_log.JsonAccessLogger"
 errorlog = "-"

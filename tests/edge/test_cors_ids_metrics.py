@@ -175,3 +175,26 @@ def test_no_control_socket_unless_a_path_is_given(tmp_path):
         assert path.is_socket() and not (home / ".gunicorn").exists()
     finally:
         server.stop()
+
+
+def test_the_access_log_counts_the_bytes_of_files_and_answers(tmp_path):
+    """``bytes`` in the JSON access log is the body sent, for a file (a docs asset) as for a JSON
+    answer (gunicorn counts nothing that sendfile() sent, so files are written)."""
+    server = start_gunicorn(tmp_path)
+    try:
+        with urllib.request.urlopen(server.base + "/docs/assets/swagger-ui.css", timeout=5) as answer:
+            asset = answer.read()
+        with urllib.request.urlopen(server.base + "/v1/games", timeout=5) as answer:
+            games = answer.read()
+        assert len(asset) > 10_000
+        deadline = time.monotonic() + 5
+        while True:
+            lines = {record["path"]: record for record in map(json.loads, (
+                text for text in (tmp_path / "gunicorn.log").read_text().splitlines() if text.startswith("{")))}
+            if {"/docs/assets/swagger-ui.css", "/v1/games"} <= set(lines) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert lines["/docs/assets/swagger-ui.css"]["bytes"] == len(asset)
+        assert lines["/v1/games"]["bytes"] == len(games)
+    finally:
+        server.stop()
