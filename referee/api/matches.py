@@ -297,7 +297,7 @@ def get_match(query, match_id):
             return _preference_applied(_private(Response(status=304), snap.version))
     game = GAMES[meta["game"]]
     state = json.loads(snap.state)
-    _recent().put(match_id, snap.version, meta, state, snap.state)
+    _recent().put(match_id, snap.version, snap.head, meta, state, snap.state)
     answer = _match_json(game, match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
     response = _private(json_response(answer), snap.version)
     return _preference_applied(response) if waited else response
@@ -444,18 +444,22 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _confirm_cached(store, recent: RecentSnapshots, match_id: str, version: int) -> None:
+def _cached_is_current(store, recent: RecentSnapshots, match_id: str, version: int, head: str) -> bool:
     """An illegal move judged on a cached snapshot writes nothing, so no commit checks the
-    match: ask the store that it still holds this version (404 when it expired, 412 when
-    another worker moved it on)."""
+    match: ask the store that it still holds this version with this head. False when it holds
+    the same version number by another history (a store that lost writes): judge again on
+    the stored snapshot. Raises 404 when the match expired, 412 when another worker moved it
+    on."""
     current = store.version(match_id)
-    if current == version:
-        return
+    if current == (version, head):
+        return True
     recent.drop(match_id)
     if current is None:
         raise _not_found(match_id)
-    raise ProblemError(412, f"The match is at version {current}; this move was chosen on another version.",
-                       headers={"ETag": _etag(current)})
+    if current[0] == version:
+        return False
+    raise ProblemError(412, f"The match is at version {current[0]}; this move was chosen on another version.",
+                       headers={"ETag": _etag(current[0])})
 
 
 _MOVE_REQUEST = MoveRequest()
@@ -497,72 +501,79 @@ def post_move(body, match_id):
     store = _store()
     recent = _recent()
     cached = recent.get(match_id, expected)
-    if cached is not None:
-        version, meta, state, state_before = cached
-    else:
-        snap = _snapshot(match_id)
-        version, meta, state, state_before = snap.version, json.loads(snap.meta), None, snap.state
-    game = GAMES[meta["game"]]
-    move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
-    for name in _LISTING_ONLY:
-        move.pop(name, None)
-    seat = move["player"]
-    _require_seat(meta, seat, "/move/player")
-    if malformed is not None:
-        raise malformed
-    fingerprint = _fingerprint(seat, move) if key is not None else ""
-    if version >= MAX_MATCH_MOVES and version in expected:
-        raise ProblemError(422, f"This match has reached the limit of {MAX_MATCH_MOVES} moves (MAX_MATCH_MOVES); "
-                                "it takes no more moves.", [("/move", "the match takes no more moves")],
-                           title="Over a limit of the service", slug="limit-exceeded")
-    if version not in expected:
-        if key is not None:
-            stored = store.idempotent(match_id, key)
-            if stored is not None:
-                return _replayed(stored, fingerprint)
-        raise conditions.stale(version, weak)
-    if state is None:
-        state = json.loads(state_before)
-        recent.put(match_id, version, meta, state, state_before)
-    verdict = game.adjudicate(state, move, checked=True)
-    count_verdict(game.id, verdict.legal)
-    if cached is not None and not verdict.legal:
-        _confirm_cached(store, recent, match_id, version)
-    language = request_language()
-    answer = adjudication.verdict_json(verdict, language, game)
-    answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat, verdict.scores)
-    answer["id"] = match_id
-    if not verdict.legal:
-        answer["version"] = version
+    while True:  # twice at most: again on the stored snapshot when the cached one's history was lost
+        if cached is not None:
+            version, head, meta, state, state_before = cached
+        else:
+            snap = _snapshot(match_id)
+            version, head, meta, state, state_before = (snap.version, snap.head, json.loads(snap.meta), None,
+                                                        snap.state)
+        game = GAMES[meta["game"]]
+        move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
+        for name in _LISTING_ONLY:
+            move.pop(name, None)
+        seat = move["player"]
+        _require_seat(meta, seat, "/move/player")
+        if malformed is not None:
+            raise malformed
+        fingerprint = _fingerprint(seat, move) if key is not None else ""
+        if version >= MAX_MATCH_MOVES and version in expected:
+            raise ProblemError(422, f"This match has reached the limit of {MAX_MATCH_MOVES} moves (MAX_MATCH_MOVES); "
+                                    "it takes no more moves.", [("/move", "the match takes no more moves")],
+                               title="Over a limit of the service", slug="limit-exceeded")
+        if version not in expected:
+            if key is not None:
+                stored = store.idempotent(match_id, key)
+                if stored is not None:
+                    return _replayed(stored, fingerprint)
+            raise conditions.stale(version, weak)
+        if state is None:
+            state = json.loads(state_before)
+            recent.put(match_id, version, head, meta, state, state_before)
+        verdict = game.adjudicate(state, move, checked=True)
+        if cached is not None and not verdict.legal and not _cached_is_current(store, recent, match_id, version,
+                                                                                head):
+            cached = None
+            continue
+        count_verdict(game.id, verdict.legal)
+        language = request_language()
+        answer = adjudication.verdict_json(verdict, language, game)
+        answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat, verdict.scores)
+        answer["id"] = match_id
+        if not verdict.legal:
+            answer["version"] = version
+            text = adjudication.dumps(answer)
+            if key is not None:
+                earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": version,
+                                                                     "body": text, "language": language}))
+                if earlier is not None:
+                    return _replayed(earlier, fingerprint)
+            return _with_etag(Response(text, status=200, content_type="application/json"), version)
+        new_version = version + 1
+        now = time.time()
+        answer["version"] = new_version
+        state_text = adjudication.dumps(verdict.state)
+        entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
+                       **information.disclose(game.disclosure, state, move, verdict.events)}
+        answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
+        answer["state"] = game.view(verdict.state, seat)
         text = adjudication.dumps(answer)
-        if key is not None:
-            earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": version, "body": text,
-                                                                 "language": language}))
-            if earlier is not None:
-                return _replayed(earlier, fingerprint)
-        return _with_etag(Response(text, status=200, content_type="application/json"), version)
-    new_version = version + 1
-    now = time.time()
-    answer["version"] = new_version
-    state_text = adjudication.dumps(verdict.state)
-    entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
-                   **information.disclose(game.disclosure, state, move, verdict.events)}
-    answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
-    answer["state"] = game.view(verdict.state, seat)
-    text = adjudication.dumps(answer)
-    stored = (json.dumps({"fp": fingerprint, "version": new_version, "body": text, "language": language})
-              if key is not None else None)
-    result = store.commit(match_id, version, state_text, adjudication.dumps(entry), now, key, stored)
-    if result.kind == "ok":
-        recent.put(match_id, new_version, meta, verdict.state, state_text)
-        return _with_etag(Response(text, status=200, content_type="application/json"), new_version)
-    recent.drop(match_id)
-    if result.kind == "replay":
-        return _replayed(result.stored, fingerprint)
-    if result.kind == "missing":
-        raise _not_found(match_id)
-    raise ProblemError(412, f"The match is at version {result.version}; this move was chosen on another version.",
-                       headers={"ETag": _etag(result.version)})
+        stored = (json.dumps({"fp": fingerprint, "version": new_version, "body": text, "language": language})
+                  if key is not None else None)
+        result = store.commit(match_id, version, state_text, adjudication.dumps(entry), now, key, stored, head)
+        if result.kind == "ok":
+            recent.put(match_id, new_version, result.head, meta, verdict.state, state_text)
+            return _with_etag(Response(text, status=200, content_type="application/json"), new_version)
+        recent.drop(match_id)
+        if result.kind == "changed" and cached is not None:
+            cached = None
+            continue
+        if result.kind == "replay":
+            return _replayed(result.stored, fingerprint)
+        if result.kind == "missing":
+            raise _not_found(match_id)
+        raise ProblemError(412, f"The match is at version {result.version}; this move was chosen on another "
+                                "version.", headers={"ETag": _etag(result.version)})
 
 
 # -- wiring -----------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 """The latest snapshot each worker process read or wrote per match, so that a move on that
 version skips one read from the store.
 
-Safe because a version's state never changes and the commit script checks the version
-again atomically: a stale entry turns into 412, exactly as a stale If-Match does. What the
-cache cannot know is that the store forgot the match (expiry): a legal move finds out in
-the commit, and an illegal move, which writes nothing, must ask the store for the version
-before it is answered (the HTTP layer does; see ``post_move``).
+Safe because an entry is a version together with its head (the token of the write that
+made it, :class:`referee.store.Snapshot`), and the commit script checks both again
+atomically: a stale entry turns into 412, exactly as a stale If-Match does, and an entry of
+a history the store lost (a Redis restarted from an older dump reaches the same version
+number another way) into a fresh read and a new judgement. What the cache cannot know is
+that the store forgot or rewrote the match: a legal move finds out in the commit, and an
+illegal move, which writes nothing, must ask the store for the version and head before it
+is answered (the HTTP layer does; see ``post_move``).
 
 Bounded in bytes (an estimate: a parsed state costs about 8 to 9 times its JSON text, the
 text itself once more) and in age: entries older than ``max_age`` seconds are never
@@ -38,8 +41,8 @@ def max_bytes_from_env(environ=None) -> int:
 
 
 class RecentSnapshots:
-    """``match id -> (version, meta, state, state text)``, at most ``max_bytes`` (estimated)
-    and ``max_age`` seconds old. One per process."""
+    """``match id -> (version, head, meta, state, state text)``, at most ``max_bytes``
+    (estimated) and ``max_age`` seconds old. One per process."""
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, max_age: float = DEFAULT_MAX_AGE,
                  clock: Callable[[], float] = time.monotonic):
@@ -48,7 +51,7 @@ class RecentSnapshots:
         self.clock = clock
         self.bytes = 0
         # Insertion order is age order: put() always re-inserts at the end.
-        self._items: dict[str, tuple[int, float, dict, dict, str, int]] = {}
+        self._items: dict[str, tuple[int, float, dict, dict, str, int, str]] = {}
 
     def __len__(self) -> int:
         return len(self._items)
@@ -58,25 +61,25 @@ class RecentSnapshots:
         """Estimated bytes of an entry whose state has JSON ``text``."""
         return (len(text) + 64 * len(meta)) * BYTES_PER_TEXT_BYTE + ENTRY_OVERHEAD
 
-    def get(self, match_id: str, versions: frozenset[int]) -> tuple[int, dict, dict, str] | None:
-        """``(version, meta, state, state_text)`` if the cached version is one of ``versions``
-        and younger than ``max_age``, else None."""
+    def get(self, match_id: str, versions: frozenset[int]) -> tuple[int, str, dict, dict, str] | None:
+        """``(version, head, meta, state, state_text)`` if the cached version is one of
+        ``versions`` and younger than ``max_age``, else None."""
         item = self._items.get(match_id)
         if item is None or item[0] not in versions:
             return None
         if self.clock() - item[1] > self.max_age:
             self.drop(match_id)
             return None
-        return item[0], item[2], item[3], item[4]
+        return item[0], item[6], item[2], item[3], item[4]
 
-    def put(self, match_id: str, version: int, meta: dict, state: dict, text: str) -> None:
+    def put(self, match_id: str, version: int, head: str, meta: dict, state: dict, text: str) -> None:
         """Keep this snapshot (unless it alone is over the bound); drop what is too old, then
         the oldest entries until the bound holds."""
         self.drop(match_id)
         now = self.clock()
         size = self.cost(meta, text)
         if size <= self.max_bytes:
-            self._items[match_id] = (version, now, meta, state, text, size)
+            self._items[match_id] = (version, now, meta, state, text, size, head)
             self.bytes += size
         items = self._items
         while items:

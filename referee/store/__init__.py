@@ -47,28 +47,35 @@ class Snapshot:
     """A stored match: ``meta`` (immutable JSON text: game, players, seat secret hashes,
     created), ``version`` (0 after creation, +1 per legal move), ``state`` (canonical JSON
     text of the full state), ``updated`` (epoch seconds of the last write), ``expires``
-    (epoch seconds when the match will be forgotten unless written again)."""
+    (epoch seconds when the match will be forgotten unless written again), ``head`` (an
+    opaque token of the write that made this version, new at every write: a store that lost
+    writes, such as a Redis restarted from an older dump, may reach the same version number
+    again by another history, which only the head tells apart; "" for a match written before
+    heads were kept)."""
 
     meta: str
     version: int
     state: str
     updated: float
     expires: float
+    head: str = ""
 
 
 @dataclass(frozen=True)
 class Commit:
     """Outcome of :meth:`Store.commit`.
 
-    ``kind``: ``"ok"`` (written; ``version`` is the new version), ``"stale"`` (the stored
-    version is ``version``, not the expected one), ``"missing"`` (no such match, or it
-    expired), ``"replay"`` (the idempotency key was already used; ``stored`` is the text
-    stored with it).
+    ``kind``: ``"ok"`` (written; ``version`` is the new version, ``head`` its head),
+    ``"stale"`` (the stored version is ``version``, not the expected one), ``"changed"``
+    (the stored version has the expected number but another head: another history),
+    ``"missing"`` (no such match, or it expired), ``"replay"`` (the idempotency key was
+    already used; ``stored`` is the text stored with it).
     """
 
     kind: str
     version: int = 0
     stored: str | None = None
+    head: str = ""
 
 
 class Store(Protocol):
@@ -95,13 +102,14 @@ class Store(Protocol):
         stored when it is (None when written). Expires with the match."""
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
-               key: str | None = None, stored: str | None = None) -> Commit:
+               key: str | None = None, stored: str | None = None, head: str | None = None) -> Commit:
         """Atomically: unless ``key`` is already used (-> replay), check the version is
-        ``expected`` (-> stale / missing), then write the state at ``expected + 1``, append
-        ``entry`` to the log, store ``stored`` under ``key`` and renew the match's TTL."""
+        ``expected`` (-> stale / missing) and, when ``head`` is given, that its head is
+        ``head`` (-> changed), then write the state at ``expected + 1`` with a new head,
+        append ``entry`` to the log, store ``stored`` under ``key`` and renew the match's TTL."""
 
-    def version(self, match_id: str) -> int | None:
-        """The stored version, or None when the match is absent or expired."""
+    def version(self, match_id: str) -> tuple[int, str] | None:
+        """The stored version and its head, or None when the match is absent or expired."""
 
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
         """Block until the match is at another version than ``version``, or ``timeout``

@@ -6,6 +6,7 @@ expiring with the match); a lock makes each operation atomic between threads.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ class _Match:
     state: str
     updated: float
     expires: float
+    head: str = field(default_factory=lambda: secrets.token_hex(12))
     log: list[str] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
 
@@ -63,7 +65,7 @@ class MemoryStore:
             match = self._live(match_id)
             if match is None:
                 return None
-            return Snapshot(match.meta, match.version, match.state, match.updated, match.expires)
+            return Snapshot(match.meta, match.version, match.state, match.updated, match.expires, match.head)
 
     def log(self, match_id: str, start: int = 0) -> list[str] | None:
         with self._lock:
@@ -86,7 +88,7 @@ class MemoryStore:
             return None
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
-               key: str | None = None, stored: str | None = None) -> Commit:
+               key: str | None = None, stored: str | None = None, head: str | None = None) -> Commit:
         with self._lock:
             self._sweep()
             match = self._live(match_id)
@@ -96,7 +98,10 @@ class MemoryStore:
                 return Commit("replay", match.version, match.keys[key])
             if match.version != expected:
                 return Commit("stale", match.version)
+            if head is not None and match.head != head:
+                return Commit("changed", match.version)
             match.version += 1
+            match.head = secrets.token_hex(12)
             match.state = state
             match.updated = now
             match.expires = self.clock() + self.ttl
@@ -104,12 +109,12 @@ class MemoryStore:
             if key is not None and stored is not None:
                 match.keys[key] = stored
             self._changed.notify_all()
-            return Commit("ok", match.version)
+            return Commit("ok", match.version, head=match.head)
 
-    def version(self, match_id: str) -> int | None:
+    def version(self, match_id: str) -> tuple[int, str] | None:
         with self._lock:
             match = self._live(match_id)
-            return None if match is None else match.version
+            return None if match is None else (match.version, match.head)
 
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
         deadline = time.monotonic() + timeout

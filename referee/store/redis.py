@@ -4,7 +4,7 @@ Keys of match ``id`` (one hash tag, so one cluster slot, so every script below r
 unchanged on a cluster):
 
 - ``match:{id}:snap``: hash ``meta`` (JSON text), ``version`` (int), ``state`` (JSON
-  text), ``updated`` (epoch seconds);
+  text), ``updated`` (epoch seconds), ``head`` (the token of the write that made this version);
 - ``match:{id}:log``: list of log entries (JSON texts), oldest first;
 - ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text);
 - ``match:{id}:commits``: hash commit token -> the version that commit created;
@@ -65,8 +65,9 @@ BACKOFF = 0.01  # seconds before the first retry, doubled after each
 TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterError, OSError)
 T = TypeVar("T")
 
-# ARGV[8]: this commit's token. Found already: a retry of a commit that did land (whose run
-# also announced the version). KEYS[5], ARGV[9]: the versions stream and how many it keeps.
+# ARGV[8]: this commit's token, the head of the version it writes. Found already: a retry of
+# a commit that did land (whose run also announced the version). KEYS[5], ARGV[9]: the
+# versions stream and how many it keeps. ARGV[10]: the expected head, '-' for any.
 _COMMIT = """
 local done = redis.call('HGET', KEYS[4], ARGV[8])
 if done then return {'ok', done} end
@@ -76,11 +77,13 @@ if ARGV[6] ~= '' then
     return {'replay', redis.call('HGET', KEYS[1], 'version') or '0', old}
   end
 end
-local v = redis.call('HGET', KEYS[1], 'version')
+local at = redis.call('HMGET', KEYS[1], 'version', 'head')
+local v = at[1]
 if not v then return {'missing'} end
 if v ~= ARGV[1] then return {'stale', v} end
+if ARGV[10] ~= '-' and (at[2] or '') ~= ARGV[10] then return {'changed', v} end
 local nv = tonumber(v) + 1
-redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[4])
+redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[4], 'head', ARGV[8])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('HSET', KEYS[4], ARGV[8], nv)
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
@@ -99,7 +102,7 @@ return {'ok', tostring(nv)}
 
 _CREATE = """
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'state', ARGV[2], 'updated', ARGV[3])
+redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'state', ARGV[2], 'updated', ARGV[3], 'head', ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 """
@@ -327,16 +330,16 @@ class RedisStore:
     # -- operations ------------------------------------------------------------------------
 
     def create(self, match_id: str, meta: str, state: str, now: float) -> None:
-        self._run("create", list(keys_of(match_id)), [meta, state, repr(now), self.ttl * 1000])
+        self._run("create", list(keys_of(match_id)), [meta, state, repr(now), self.ttl * 1000, secrets.token_hex(12)])
 
     def get(self, match_id: str) -> Snapshot | None:
         snap = keys_of(match_id)[0]
-        meta, version, state, updated = self._call(
-            lambda client: client.hmget(snap, ("meta", "version", "state", "updated")))
+        meta, version, state, updated, head = self._call(
+            lambda client: client.hmget(snap, ("meta", "version", "state", "updated", "head")))
         if meta is None or version is None or state is None:
             return None
         updated_at = float(updated or 0)
-        return Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl)
+        return Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl, head or "")
 
     def log(self, match_id: str, start: int = 0) -> list[str] | None:
         snap, log, _, _ = keys_of(match_id)
@@ -346,25 +349,25 @@ class RedisStore:
     def idempotent(self, match_id: str, key: str) -> str | None:
         return self._call(lambda client: client.hget(keys_of(match_id)[2], key))
 
-    def version(self, match_id: str) -> int | None:
-        version = self._call(lambda client: client.hget(keys_of(match_id)[0], "version"))
-        return None if version is None else int(version)
+    def version(self, match_id: str) -> tuple[int, str] | None:
+        version, head = self._call(lambda client: client.hmget(keys_of(match_id)[0], ("version", "head")))
+        return None if version is None else (int(version), head or "")
 
     def remember(self, match_id: str, key: str, stored: str) -> str | None:
         snap, _, keys, _ = keys_of(match_id)
         return self._run("remember", [snap, keys], [key, stored]) or None
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
-               key: str | None = None, stored: str | None = None) -> Commit:
-        token = secrets.token_hex(12)  # the same for every attempt of this commit
+               key: str | None = None, stored: str | None = None, head: str | None = None) -> Commit:
+        token = secrets.token_hex(12)  # the same for every attempt of this commit; the new head
         answer = self._run("commit", [*keys_of(match_id), versions_key(match_id)],
                            [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or "", token,
-                            VERSIONS_KEPT])
+                            VERSIONS_KEPT, "-" if head is None else head])
         kind = answer[0]
         if kind == "ok":
-            return Commit("ok", int(answer[1]))
-        if kind == "stale":
-            return Commit("stale", int(answer[1]))
+            return Commit("ok", int(answer[1]), head=token)
+        if kind in ("stale", "changed"):
+            return Commit(kind, int(answer[1]))
         if kind == "replay":
             return Commit("replay", int(answer[1]), answer[2])
         return Commit("missing")

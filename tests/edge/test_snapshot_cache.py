@@ -7,12 +7,14 @@ import json
 import time
 
 import pytest
+import redis
 
 from referee.api.snapshot_cache import DEFAULT_MAX_BYTES, RecentSnapshots, max_bytes_from_env
 from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore
 from referee.store.redis import RedisStore
+from tests.matches.matches_support import RedisServer
 
 GAME = GAMES["scratch-and-catch"]
 
@@ -85,7 +87,7 @@ def memory_app_pair():
 
 def _entry(cache, match_id, text_size, version=0):
     meta = {"game": "scratch-and-catch"}
-    cache.put(match_id, version, meta, {"t": "x"}, "x" * text_size)
+    cache.put(match_id, version, "head", meta, {"t": "x"}, "x" * text_size)
     return RecentSnapshots.cost(meta, "x" * text_size)
 
 
@@ -152,3 +154,52 @@ def test_cache_estimate_covers_the_memory_it_holds(game_id):
     finally:
         tracemalloc.stop()
     assert estimated / 3 <= freed <= estimated, (freed, estimated)
+
+
+def _rolled_back(tmp_path):
+    """A match whose store lost a confirmed move: a redis-server restarted from a dump saved at
+    version 0, after the first app (one worker's cache) moved to version 1 with ``lost``; the
+    second app then reaches version 1 another way, with ``kept``. Yields (first app, its store,
+    match, state at 1 in the first app's cache, state at 1 in Redis) once (used as a loop)."""
+    server = RedisServer(tmp_path / "redis").start()
+    stores = [RedisStore(server.url), RedisStore(server.url)]
+    first, second = (create_app({"TESTING": True, "REFEREE_STORE": store}).test_client() for store in stores)
+    try:
+        match = first.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "rollback"}).get_json()
+        start = GAME.setup(2, "rollback", {})
+        assert json.loads(stores[0].get(match["id"]).state) == start
+        redis.Redis.from_url(server.url).save()
+        lost, kept = GAME.legal_moves(start)[:2]
+        assert _post(first, match, lost, 0).get_json()["legal"] is True
+        server.process.kill()  # SIGKILL: what Redis confirmed after the dump is gone
+        server.process.wait(5)
+        server.start()
+        assert stores[1].version(match["id"])[0] == 0
+        assert _post(second, match, kept, 0).get_json()["legal"] is True
+        yield first, stores[0], match, GAME.adjudicate(start, lost).state, GAME.adjudicate(start, kept).state
+    finally:
+        for store in stores:
+            store.close()
+        server.stop()
+
+
+def test_a_move_legal_only_in_a_lost_history_is_judged_on_the_stored_one(tmp_path):
+    """Before: judged on the cached version 1 of the lost history, the move landed (version 2)
+    and the stored state no longer followed from the log (a card played twice)."""
+    for first, store, match, cached, stored in _rolled_back(tmp_path):
+        move = next(m for m in GAME.legal_moves(cached) if not GAME.adjudicate(stored, m).legal)
+        answer = _post(first, match, move, 1)
+        assert answer.status_code == 200 and answer.get_json()["legal"] is False
+        assert answer.headers["ETag"] == '"1"'
+        snap = store.get(match["id"])
+        assert snap.version == 1 and json.loads(snap.state) == stored
+
+
+def test_a_move_illegal_only_in_a_lost_history_is_judged_on_the_stored_one(tmp_path):
+    for first, store, match, cached, stored in _rolled_back(tmp_path):
+        move = next(m for m in GAME.legal_moves(stored) if not GAME.adjudicate(cached, m).legal)
+        answer = _post(first, match, move, 1)
+        assert answer.status_code == 200 and answer.get_json()["legal"] is True
+        assert answer.headers["ETag"] == '"2"'
+        snap = store.get(match["id"])
+        assert snap.version == 2 and json.loads(snap.state) == GAME.adjudicate(stored, move).state

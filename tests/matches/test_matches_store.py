@@ -45,6 +45,18 @@ class TestCompareAndSet:
         assert (snap.version, snap.state) == (1, '{"v":1}')
         assert store.log(match) == ['{"e":1}']
 
+    def test_the_head_tells_histories_with_one_version_number_apart(self, store):
+        """Each write makes a new head; a commit that expects another head than the stored
+        one, at the right version number, is refused as "changed" and writes nothing."""
+        match = new_match(store)
+        created = store.get(match).head
+        assert created and store.version(match) == (0, created)
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), head="another").kind == "changed"
+        assert store.version(match) == (0, created) and store.log(match) == []
+        done = store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), head=created)
+        assert done.kind == "ok" and done.head not in ("", created)
+        assert store.version(match) == (1, done.head) and store.get(match).head == done.head
+
     def test_missing_match(self, store):
         assert store.get("absent") is None and store.log("absent") is None
         assert store.commit("absent", 0, "{}", "{}", time.time()).kind == "missing"
