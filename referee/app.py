@@ -20,6 +20,7 @@ from referee.api.games import blueprints
 from referee.api.headers import put_header
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
+from referee.api.parsing import NumberTooLong
 from referee.api.request_ids import echo_request_id, take_request_id
 from referee.api.schemas import Problem, one_of_schemas
 from referee.api.table_page import table_blueprint
@@ -146,8 +147,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         open_budget()  # one store deadline per request (referee/store/deadline.py)
         metrics.start_timer(request_globals)
         refused = read_body(app, req)  # the whole body, within its deadline and the limit
-        if refused is None and _needs_json_body(req) and not req.is_json:
-            return problems.problem_response(415, "Send the request body as application/json.")
+        if refused is None and _needs_json_body(req):
+            if not req.is_json:
+                return problems.problem_response(415, "Send the request body as application/json.")
+            coding = req.environ.get("HTTP_CONTENT_ENCODING", "identity").strip().lower()
+            if coding != "identity":  # RFC 9110 section 15.5.16: a coding the service does not decode is 415
+                return problems.problem_response(
+                    415, f"Content-Encoding {coding or '(empty)'} is not supported: send the body uncompressed.",
+                    [("/headers/Content-Encoding", "only identity (no coding) is accepted")],
+                    title="The request body's content coding is not supported")
         return refused
 
     def close_request(response):
@@ -181,6 +189,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["referee.api"] = api
 
     app.register_error_handler(problems.ProblemError, problems.from_problem_error)
+
+    @app.errorhandler(NumberTooLong)
+    def too_long(error):
+        return problems.problem_response(400, f"The request body holds an integer of more than {error.limit:,} digits, "
+                                              "more than the service reads.",
+                                         [("", f"an integer of more than {error.limit} digits")],
+                                         title="The request body holds a number too long to read")
 
     @app.errorhandler(RecursionError)
     def too_deep(_error):

@@ -22,7 +22,7 @@ import click
 from marshmallow import ValidationError
 
 from referee.api import adjudication
-from referee.api.parsing import strict_loads
+from referee.api.parsing import NumberTooLong, strict_loads
 from referee.api.problems import ProblemError, pointer_errors, problem_body
 from referee.api.schemas import game_schemas
 from referee.games import GAMES, PACKAGES
@@ -62,6 +62,9 @@ def _read_json(path: str, pointer: str):
     except OSError as error:
         _fail(problem_body(400, f"cannot read {path}: {error.strerror}", [(pointer, "file cannot be read")],
                            title="Cannot read an input file", slug="unreadable-file"))
+    except NumberTooLong as error:
+        _fail(problem_body(400, f"{path} holds {error}, more than Referee reads", [(pointer, str(error))],
+                           title="An input file holds a number too long to read"))
     except (ValueError, RecursionError):
         _fail(problem_body(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")],
                            title="An input file is not valid JSON"))

@@ -12,6 +12,7 @@ import functools
 import inspect
 import json
 import re
+import sys
 from typing import Any, Callable
 
 import flask
@@ -39,6 +40,22 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+class NumberTooLong(ValueError):
+    """A JSON integer of more digits than Python converts (``sys.get_int_max_str_digits``, a
+    bound against quadratic conversion): valid JSON that the service does not read."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"an integer of more than {limit} digits")
+        self.limit = limit
+
+
+def _bounded_int(literal: str) -> int:
+    limit = sys.get_int_max_str_digits()
+    if limit and len(literal) - literal.startswith("-") > limit:
+        raise NumberTooLong(limit)
+    return int(literal)
+
+
 def _counting_float(on_float):
     def parse_float(literal: str) -> float:
         on_float()
@@ -50,7 +67,8 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     """``json.loads`` without NaN/Infinity and without lone surrogates; ``on_float()`` is called
     for each number with a fraction or an exponent.
 
-    Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8).
+    Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8), and
+    NumberTooLong for an integer of more digits than Python converts.
 
     Bytes with no float (nor any big integer) are read by orjson, about four times faster; it
     rejects NaN, Infinity and lone surrogates itself. Any body orjson refuses, and any body
@@ -64,9 +82,9 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     text = data.decode("utf-8") if isinstance(data, bytes) else data
     parse_float = None if on_float is None else _counting_float(on_float)
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_float=parse_float)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=parse_float, parse_int=_bounded_int)
     except ValueError as error:
-        if isinstance(error, json.JSONDecodeError):
+        if isinstance(error, (json.JSONDecodeError, NumberTooLong)):
             raise
         raise json.JSONDecodeError(str(error), text, 0) from None
     if _SURROGATE_ESCAPE.search(text):
