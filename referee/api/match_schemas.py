@@ -109,13 +109,23 @@ class MatchLog(Schema):
     entries = fields.List(fields.Nested(LogEntry), required=True, metadata={"description": "legal moves, in order"})
 
 
+class SeatNumber(fields.Integer):
+    """A seat in a query string: ASCII digits only (``int()`` would also take "+0", " 0" and
+    other scripts' digits, as ``Last-Event-ID`` and ``Prefer: wait`` do not either)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class SeatQuery(Schema):
-    seat = fields.Integer(validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
+    seat = SeatNumber(validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
         "description": "show this seat's view (needs its secret); absent: a spectator's view"})
 
 
 class SeatRequiredQuery(Schema):
-    seat = fields.Integer(required=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
+    seat = SeatNumber(required=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
         "description": "the seat asking (needs its secret)"})
 
 
