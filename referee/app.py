@@ -150,8 +150,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if refused is None and _needs_json_body(req):
             if not req.is_json:
                 return problems.problem_response(415, "Send the request body as application/json.")
-            coding = req.environ.get("HTTP_CONTENT_ENCODING", "identity").strip().lower()
-            if coding != "identity":  # RFC 9110 section 15.5.16: a coding the service does not decode is 415
+            coding = req.environ.get("HTTP_CONTENT_ENCODING")
+            if coding is not None and coding.strip().lower() != "identity":
+                # RFC 9110 section 15.5.16: a content coding the service does not decode is 415
+                coding = coding.strip().lower()
                 return problems.problem_response(
                     415, f"Content-Encoding {coding or '(empty)'} is not supported: send the body uncompressed.",
                     [("/headers/Content-Encoding", "only identity (no coding) is accepted")],
