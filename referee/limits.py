@@ -17,6 +17,11 @@ characters, a Scratch & Catch deck of at most 99 copies of each card.
   attracted, one discarded every two rounds, the discard pile shuffled back), and a match's
   log, read whole by ``GET .../log`` and by each new event stream, grows with its moves; a
   move past this is answered 422 (problem type limit-exceeded) and changes nothing.
+- ``MAX_IDEMPOTENCY_KEYS``: idempotency keys one match remembers, the newest; storing one
+  more forgets the oldest. Each key keeps a whole answer (a view of the state: up to about
+  30 KB with a large Call of Katulhu catalogue), and keys on illegal moves cost no move, so
+  unbounded they let one match hold hundreds of megabytes of Redis for its TTL. A retry
+  follows its request within seconds, long before 100 other keyed requests on that match.
 """
 
 MAX_REPLAY_MOVES = 1000
@@ -24,3 +29,4 @@ MAX_REPLAY_WORK = 12 * 1024 * 1024
 MAX_REPLAY_STATE_BYTES = 4 * 1024 * 1024
 MAX_MATCH_MOVES = 5000
 MAX_PROBLEM_ERRORS = 50
+MAX_IDEMPOTENCY_KEYS = 100

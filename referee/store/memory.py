@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from referee.limits import MAX_IDEMPOTENCY_KEYS
 from referee.store import DEFAULT_TTL_SECONDS, Commit, Snapshot
 
 
@@ -25,6 +26,14 @@ class _Match:
     head: str = field(default_factory=lambda: secrets.token_hex(12))
     log: list[str] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
+
+
+def _keep_key(match: _Match, key: str, stored: str) -> None:
+    """Store a new idempotency key; past MAX_IDEMPOTENCY_KEYS forget the oldest (a dict keeps
+    insertion order)."""
+    match.keys[key] = stored
+    if len(match.keys) > MAX_IDEMPOTENCY_KEYS:
+        del match.keys[next(iter(match.keys))]
 
 
 class MemoryStore:
@@ -84,7 +93,7 @@ class MemoryStore:
                 return None
             if key in match.keys:
                 return match.keys[key]
-            match.keys[key] = stored
+            _keep_key(match, key, stored)
             return None
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
@@ -107,7 +116,7 @@ class MemoryStore:
             match.expires = self.clock() + self.ttl
             match.log.append(entry)
             if key is not None and stored is not None:
-                match.keys[key] = stored
+                _keep_key(match, key, stored)
             self._changed.notify_all()
             return Commit("ok", match.version, head=match.head)
 

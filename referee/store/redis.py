@@ -7,6 +7,8 @@ unchanged on a cluster):
   text), ``updated`` (epoch seconds), ``head`` (the token of the write that made this version);
 - ``match:{id}:log``: list of log entries (JSON texts), oldest first;
 - ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text);
+- ``match:{id}:keyorder``: list of those keys, oldest first: past ``MAX_IDEMPOTENCY_KEYS``,
+  storing a key forgets the oldest;
 - ``match:{id}:commits``: hash commit token -> the version that commit created;
 - ``match:{id}:versions``: a short stream of the versions committed, read with ``XREAD
   BLOCK`` by requests waiting for the next move (long-poll, event streams) on any server.
@@ -57,6 +59,7 @@ from redis.retry import Retry
 
 from referee.store import (DEFAULT_DEADLINE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_WAITING, DEFAULT_SOCKET_TIMEOUT,
                            DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS, Commit, Snapshot, StoreUnavailable)
+from referee.limits import MAX_IDEMPOTENCY_KEYS
 from referee.store.deadline import deadline_for, renew_budget
 
 RETRIES = 2
@@ -67,7 +70,8 @@ T = TypeVar("T")
 
 # ARGV[8]: this commit's token, the head of the version it writes. Found already: a retry of
 # a commit that did land (whose run also announced the version). KEYS[5], ARGV[9]: the
-# versions stream and how many it keeps. ARGV[10]: the expected head, '-' for any.
+# versions stream and how many it keeps. ARGV[10]: the expected head, '-' for any. KEYS[6],
+# ARGV[11]: the order of the idempotency keys and how many are kept.
 _COMMIT = """
 local done = redis.call('HGET', KEYS[4], ARGV[8])
 if done then return {'ok', done} end
@@ -91,17 +95,20 @@ redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('PEXPIRE', KEYS[4], ARGV[5])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
-  redis.call('PEXPIRE', KEYS[3], ARGV[5])
-else
-  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+  redis.call('RPUSH', KEYS[6], ARGV[6])
+  if redis.call('LLEN', KEYS[6]) > tonumber(ARGV[11]) then
+    redis.call('HDEL', KEYS[3], redis.call('LPOP', KEYS[6]))
+  end
 end
+redis.call('PEXPIRE', KEYS[3], ARGV[5])
+redis.call('PEXPIRE', KEYS[6], ARGV[5])
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'v', tostring(nv))
 redis.call('PEXPIRE', KEYS[5], ARGV[5])
 return {'ok', tostring(nv)}
 """
 
 _CREATE = """
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'state', ARGV[2], 'updated', ARGV[3], 'head', ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
@@ -118,7 +125,12 @@ if t <= 0 then return false end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then return old end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('RPUSH', KEYS[3], ARGV[1])
+if redis.call('LLEN', KEYS[3]) > tonumber(ARGV[3]) then
+  redis.call('HDEL', KEYS[2], redis.call('LPOP', KEYS[3]))
+end
 redis.call('PEXPIRE', KEYS[2], t)
+redis.call('PEXPIRE', KEYS[3], t)
 return false
 """
 
@@ -163,6 +175,11 @@ VERSIONS_KEPT = 16          # entries of a match's versions stream (only the new
 def versions_key(match_id: str) -> str:
     """The stream announcing a match's committed versions (same hash tag as its other keys)."""
     return "match:{" + match_id + "}:versions"
+
+
+def key_order_key(match_id: str) -> str:
+    """The list of a match's idempotency keys, oldest first (same hash tag as its other keys)."""
+    return "match:{" + match_id + "}:keyorder"
 
 
 def keys_of(match_id: str) -> tuple[str, str, str, str]:
@@ -330,7 +347,8 @@ class RedisStore:
     # -- operations ------------------------------------------------------------------------
 
     def create(self, match_id: str, meta: str, state: str, now: float) -> None:
-        self._run("create", list(keys_of(match_id)), [meta, state, repr(now), self.ttl * 1000, secrets.token_hex(12)])
+        self._run("create", [*keys_of(match_id), key_order_key(match_id)],
+                  [meta, state, repr(now), self.ttl * 1000, secrets.token_hex(12)])
 
     def get(self, match_id: str) -> Snapshot | None:
         snap = keys_of(match_id)[0]
@@ -355,14 +373,15 @@ class RedisStore:
 
     def remember(self, match_id: str, key: str, stored: str) -> str | None:
         snap, _, keys, _ = keys_of(match_id)
-        return self._run("remember", [snap, keys], [key, stored]) or None
+        return self._run("remember", [snap, keys, key_order_key(match_id)],
+                         [key, stored, MAX_IDEMPOTENCY_KEYS]) or None
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
                key: str | None = None, stored: str | None = None, head: str | None = None) -> Commit:
         token = secrets.token_hex(12)  # the same for every attempt of this commit; the new head
-        answer = self._run("commit", [*keys_of(match_id), versions_key(match_id)],
+        answer = self._run("commit", [*keys_of(match_id), versions_key(match_id), key_order_key(match_id)],
                            [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or "", token,
-                            VERSIONS_KEPT, "-" if head is None else head])
+                            VERSIONS_KEPT, "-" if head is None else head, MAX_IDEMPOTENCY_KEYS])
         kind = answer[0]
         if kind == "ok":
             return Commit("ok", int(answer[1]), head=token)

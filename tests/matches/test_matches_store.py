@@ -11,9 +11,10 @@ from redis.crc import key_slot
 
 from referee.app import create_app
 from referee.games import GAMES
+from referee.limits import MAX_IDEMPOTENCY_KEYS
 from referee.store import StoreUnavailable, store_from_env, ttl_from_env
 from referee.store.memory import MemoryStore
-from referee.store.redis import VERSIONS_KEPT, RedisStore, keys_of
+from referee.store.redis import VERSIONS_KEPT, RedisStore, key_order_key, keys_of
 from tests.matches.matches_support import free_port, wait_for
 
 GAME = GAMES["scratch-and-catch"]
@@ -56,6 +57,26 @@ class TestCompareAndSet:
         done = store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), head=created)
         assert done.kind == "ok" and done.head not in ("", created)
         assert store.version(match) == (1, done.head) and store.get(match).head == done.head
+
+    def test_a_match_remembers_its_newest_idempotency_keys_only(self, store):
+        """limits.MAX_IDEMPOTENCY_KEYS: storing one key more than the bound, by an illegal
+        move's answer or a commit, forgets the oldest key; the others answer as before."""
+        match = new_match(store)
+        for number in range(MAX_IDEMPOTENCY_KEYS):
+            assert store.remember(match, f"k{number}", f"answer-{number}") is None
+        assert store.idempotent(match, "k0") == "answer-0"
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "new", "answer-new").kind == "ok"
+        assert store.idempotent(match, "k0") is None and store.idempotent(match, "k1") == "answer-1"
+        assert store.remember(match, "newer", "answer-newer") is None
+        assert store.idempotent(match, "k1") is None
+        assert store.remember(match, "k2", "another") == "answer-2"  # a kept key is not stored again
+        kept = [f"k{number}" for number in range(2, MAX_IDEMPOTENCY_KEYS)] + ["new", "newer"]
+        assert all(store.idempotent(match, key) is not None for key in kept)
+        if isinstance(store, RedisStore):
+            client = redis.Redis.from_url(store.url, decode_responses=True)
+            assert client.hlen(keys_of(match)[2]) == MAX_IDEMPOTENCY_KEYS
+            assert client.lrange(key_order_key(match), 0, -1) == kept
+            assert 0 < client.pttl(key_order_key(match)) <= 100_000
 
     def test_missing_match(self, store):
         assert store.get("absent") is None and store.log("absent") is None
