@@ -67,3 +67,17 @@ def test_a_compressed_body_is_415_naming_the_content_encoding(client):
     same = client.post("/v1/matches", data=plain, headers={"Content-Type": "application/json",
                                                             "Content-Encoding": "identity"})
     assert same.status_code == 201
+
+
+@pytest.mark.parametrize("path, fields", [("/v1/games/catatac/adjudicate", ["/state", "/move"]),
+                                          ("/v1/matches", ["/game", "/players"])])
+def test_an_empty_body_is_called_empty(client, path, fields):
+    """An empty body declared as JSON reads as no fields at all (422 listing the required ones,
+    as for {}), and the detail says the body is empty rather than that it "does not fit"."""
+    empty = client.post(path, data=b"", headers={"Content-Type": "application/json"})
+    braces = client.post(path, data=b"{}", headers={"Content-Type": "application/json"})
+    assert empty.status_code == braces.status_code == 422
+    assert [e["pointer"] for e in _problem(empty)["errors"]] == fields
+    assert [e["pointer"] for e in _problem(braces)["errors"]] == fields
+    assert _problem(empty)["detail"].startswith("The request body is empty")
+    assert "empty" not in _problem(braces)["detail"]

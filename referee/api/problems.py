@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from referee.limits import MAX_PROBLEM_ERRORS
@@ -170,6 +170,9 @@ def _unfit(messages: Mapping) -> str:
     """The detail of a 422 from webargs, naming the part of the request that does not fit."""
     parts = [_PARTS.get(location, "The request") for location in messages]
     subject = parts[0] if len(parts) == 1 else "The request"
+    if list(messages) == ["json"] and request and not request.get_data(cache=True):
+        # webargs reads an empty body as no fields at all (each required one is then missing)
+        return "The request body is empty: this operation needs a JSON object with the fields listed."
     return f"{subject} does not fit the schema of this operation."
 
 
