@@ -150,8 +150,8 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Render,
     applied move (``id:`` its version, ``data:`` the log entry as ``render`` shows it to the
     reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
-    match expired, ``unavailable`` when the store stops answering (the client reconnects with
-    Last-Event-ID). Holds one waiting slot (taken by the caller) until it is closed.
+    match expired, ``unavailable`` when the store stops answering or lost versions the stream
+    had sent (the client reconnects with Last-Event-ID). Holds one waiting slot (taken by the caller) until it is closed.
 
     ``render(records, after)``: the entries of ``records`` after version ``after``, as the
     reader sees them; it is given the log once whole, then only the entries new since its last
@@ -170,6 +170,13 @@ def _events(store, match_id: str, after: int, render: Render,
             snap = store.get(match_id) if texts is not None else None
             if texts is None or snap is None:
                 yield sse("gone", {"detail": "the match expired or never existed"})
+                return
+            if snap.version < last:
+                # The store lost writes this stream had sent (a Redis restarted from an older
+                # dump): what it rendered may not be this history's. The client reconnects
+                # with Last-Event-ID and is resumed from the stored version (get_events).
+                yield sse("unavailable", {"detail": "the match store lost moves this stream had sent; reconnect "
+                                                    "to resume"})
                 return
             read += len(texts)
             for entry in render([json.loads(text) for text in texts], last):

@@ -446,20 +446,13 @@ def _idempotency_key() -> str | None:
 
 def _cached_is_current(store, recent: RecentSnapshots, match_id: str, version: int, head: str) -> bool:
     """An illegal move judged on a cached snapshot writes nothing, so no commit checks the
-    match: ask the store that it still holds this version with this head. False when it holds
-    the same version number by another history (a store that lost writes): judge again on
-    the stored snapshot. Raises 404 when the match expired, 412 when another worker moved it
-    on."""
-    current = store.version(match_id)
-    if current == (version, head):
+    match: ask the store that it still holds this version with this head. False (the entry
+    dropped) when it does not: the match expired, another worker moved it on, or the store
+    lost writes; the move is then judged again on a fresh read, which answers each case."""
+    if store.version(match_id) == (version, head):
         return True
     recent.drop(match_id)
-    if current is None:
-        raise _not_found(match_id)
-    if current[0] == version:
-        return False
-    raise ProblemError(412, f"The match is at version {current[0]}; this move was chosen on another version.",
-                       headers={"ETag": _etag(current[0])})
+    return False
 
 
 _MOVE_REQUEST = MoveRequest()
@@ -501,7 +494,8 @@ def post_move(body, match_id):
     store = _store()
     recent = _recent()
     cached = recent.get(match_id, expected)
-    while True:  # twice at most: again on the stored snapshot when the cached one's history was lost
+    retried = False
+    while True:  # twice at most: again on a fresh read when the snapshot judged on is not the stored one
         if cached is not None:
             version, head, meta, state, state_before = cached
         else:
@@ -533,7 +527,7 @@ def post_move(body, match_id):
         verdict = game.adjudicate(state, move, checked=True)
         if cached is not None and not verdict.legal and not _cached_is_current(store, recent, match_id, version,
                                                                                 head):
-            cached = None
+            cached, retried = None, True
             continue
         count_verdict(game.id, verdict.legal)
         language = request_language()
@@ -565,8 +559,10 @@ def post_move(body, match_id):
             recent.put(match_id, new_version, result.head, meta, verdict.state, state_text)
             return _with_etag(Response(text, status=200, content_type="application/json"), new_version)
         recent.drop(match_id)
-        if result.kind == "changed" and cached is not None:
-            cached = None
+        if not retried and (result.kind == "changed" or (result.kind == "stale" and cached is not None)):
+            # A cached snapshot another worker moved on, or one the store no longer holds (it lost
+            # writes, even between this request's read and its commit): judge again on a fresh read.
+            cached, retried = None, True
             continue
         if result.kind == "replay":
             return _replayed(result.stored, fingerprint)

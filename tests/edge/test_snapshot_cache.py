@@ -200,3 +200,46 @@ def test_a_move_after_a_lost_history_is_judged_on_the_stored_state(tmp_path, leg
         snap = store.get(match["id"])
         assert snap.version == version
         assert json.loads(snap.state) == (GAME.adjudicate(stored, move).state if legal else stored)
+
+
+def _post_keyed(client, match, move, if_match: str, key: str):
+    return client.post(f"/v1/matches/{match['id']}/moves", json={"move": move},
+                       headers={"If-Match": if_match, "Idempotency-Key": key,
+                                "Authorization": f"Bearer {match['seats'][move['player']]['secret']}"})
+
+
+def test_a_keyed_retry_on_a_worker_with_an_old_cache_gets_its_stored_answer(memory_app_pair):
+    """Idempotency keys: a retry gets the stored answer whichever worker takes it. Before: a
+    worker whose cache still held the version the retry names judged it again there, found the
+    match moved on and answered 412, while the other worker replayed the answer."""
+    first, second, store = memory_app_pair
+    match = first.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "retry"}).get_json()
+    start = json.loads(store.get(match["id"]).state)
+    assert _post(first, match, GAME.legal_moves(start)[0], 0).status_code == 200   # first caches version 1
+    at_one = json.loads(store.get(match["id"]).state)
+    illegal = _illegal_move(at_one)
+    answer = _post_keyed(first, match, illegal, '"1"', "retry-key")
+    assert answer.status_code == 200 and answer.get_json()["legal"] is False
+    assert _post(second, match, GAME.legal_moves(at_one)[0], 1).status_code == 200  # the other worker: version 2
+    for client in (second, first):
+        again = _post_keyed(client, match, illegal, '"1"', "retry-key")
+        assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+        assert again.get_data() == answer.get_data()
+
+
+def test_an_if_match_list_naming_the_stored_version_is_judged_on_it_whatever_the_cache(memory_app_pair):
+    """If-Match "1", "2" with the match at 2: a worker whose cache holds version 1 judges the
+    move on the stored version 2 (before: judged on its cached 1, then 412 from the commit)."""
+    first, second, store = memory_app_pair
+    match = first.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "list"}).get_json()
+    start = json.loads(store.get(match["id"]).state)
+    assert _post(first, match, GAME.legal_moves(start)[0], 0).status_code == 200   # first caches version 1
+    at_one = json.loads(store.get(match["id"]).state)
+    assert _post(second, match, GAME.legal_moves(at_one)[0], 1).status_code == 200  # version 2
+    at_two = json.loads(store.get(match["id"]).state)
+    move = GAME.legal_moves(at_two)[0]
+    answer = first.post(f"/v1/matches/{match['id']}/moves", json={"move": move},
+                        headers={"If-Match": '"1", "2"',
+                                 "Authorization": f"Bearer {match['seats'][move['player']]['secret']}"})
+    assert answer.status_code == 200 and answer.get_json()["legal"] is True and answer.headers["ETag"] == '"3"'
+    assert json.loads(store.get(match["id"]).state) == GAME.adjudicate(at_two, move).state

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 import yaml
 
 from referee.api import live
@@ -123,10 +124,14 @@ class _Stream:
         assert self.response.status == 200, self.response.read()
         assert self.response.headers["Content-Type"].startswith("text/event-stream")
 
-    def next(self) -> dict:
-        """The next event (comments and retry lines skipped): {"id", "event", "data"}."""
+    def next(self, within: float | None = None) -> dict:
+        """The next event (comments and retry lines skipped): {"id", "event", "data"};
+        TimeoutError when none came ``within`` seconds (heartbeats keep the stream busy)."""
         fields: dict = {}
+        deadline = None if within is None else time.monotonic() + within
         while True:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"no event within {within} s")
             line = self.response.readline().decode("utf-8")
             if line == "":
                 raise EOFError("the stream ended")
@@ -255,3 +260,38 @@ def test_waiting_requests_are_bounded_per_process():
     assert app.extensions["referee.waiting"].waiting == 0
     assert client.get(f"/v1/matches/{match['id']}", headers={"If-None-Match": '"0"', "Prefer": "wait=0"}
                       ).status_code == 304
+
+
+def test_a_stream_whose_moves_the_store_lost_ends_so_that_the_client_resumes(servers):
+    """The store loses versions a stream had sent (its keys put back as they were at version
+    2, as a failover to a replica behind its primary does). Before: the stream read an empty
+    log tail and a changed version in a loop, thousands of Redis calls a second, and skipped
+    the new history's versions 3 and 4. Now it ends with ``unavailable``, and a reconnection
+    with its Last-Event-ID resumes from the stored version."""
+    a, b = servers
+    match = _create(a, seed="live-lost")
+    for version in range(2):
+        _play_next(b, match, version)
+    client = redis.Redis.from_url(a.env["REDIS_URL"])
+    keys = client.keys("match:{" + match["id"] + "}:*")
+    saved = {key: client.dump(key) for key in keys}
+    for version in range(2, 4):
+        _play_next(b, match, version)
+    stream = _Stream(a, f"/v1/matches/{match['id']}/events", {"Last-Event-ID": "4"})
+    assert set(client.keys("match:{" + match["id"] + "}:*")) == set(saved)
+    with client.pipeline(transaction=True) as restore:  # all at once, as a promoted replica would
+        for key, value in saved.items():
+            restore.restore(key, 0, value, replace=True)
+        restore.execute()
+    commands = client.info("stats")["total_commands_processed"]
+    started = time.monotonic()
+    ended = stream.next(within=10)
+    assert ended["event"] == "unavailable" and time.monotonic() - started < 5
+    assert client.info("stats")["total_commands_processed"] - commands < 200
+    stream.close()
+    again = _Stream(a, f"/v1/matches/{match['id']}/events", {"Last-Event-ID": "4"})  # EventSource reconnects
+    _play_next(b, match, 2)                                   # the new history's version 3
+    resumed = again.next(within=10)
+    again.close()
+    _, _, log = call("GET", f"{a.base}/v1/matches/{match['id']}/log")
+    assert (int(resumed["id"]), resumed["data"]) == (3, log["entries"][2])
