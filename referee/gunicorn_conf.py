@@ -32,6 +32,10 @@ if worker_class == "gevent":
 
     monkey.patch_all()
 
+from referee.server_errors import install as _problem_errors  # noqa: E402 - after gevent's patching
+
+_problem_errors()  # gunicorn's own 400/414/431 answers as problem+json (referee/server_errors.py)
+
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))

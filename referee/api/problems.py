@@ -44,6 +44,9 @@ PROBLEM_TYPES = {
     "precondition-failed": "If-Match names another version than the match's; the ETag header carries the current one.",
     "content-too-large": "The request body is larger than the service's limit (REFEREE_MAX_BODY_BYTES, 1 MiB by default).",
     "unsupported-media-type": "Send the request body with Content-Type: application/json.",
+    "malformed-request": "The HTTP server could not read the request itself (its request line or headers are "
+                         "malformed, or over the server's limits: 4,094 bytes of request line, 8,190 bytes per "
+                         "header, 100 headers); detail says which.",
     "unprocessable-content": "The body does not fit the operation's schema; each entry of errors points at a bad field.",
     "impossible-state": "The state is well formed but cannot exist in the game (a card in two places, a count out of range...); errors point at the places.",
     "unplayable-options": "The game cannot be set up with these options or this player count; errors point at them.",

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.edge.support import problem_of, raw_request, start_gunicorn
+from tests.edge.support import http, problem_of, raw_request, start_gunicorn
 
 HEAD = (b"POST /v1/games/scratch-and-catch/setup HTTP/1.1\r\nHost: referee\r\n"
         b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -60,3 +60,24 @@ def test_oversized_content_length_body_is_413_too(server):
             b"Content-Length: %d\r\n\r\n" % len(body))
     status, headers, _ = raw_request(server.port, head + body)
     assert status == 413 and headers["content-type"] == "application/problem+json"
+
+
+def test_requests_gunicorn_refuses_are_answered_with_problems(tmp_path):
+    """A request line over gunicorn's limit (414), a header over it (431) and a malformed
+    request line (400) never reach the application: gunicorn answers them, and those answers
+    are problem+json like the service's own (referee/server_errors.py), not an HTML page."""
+    server = start_gunicorn(tmp_path)
+    try:
+        for data, status in ((b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+                             (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 431),
+                             (b"NOT A REQUEST LINE\r\n\r\n", 400)):
+            answer_status, headers, body = raw_request(server.port, data)
+            assert answer_status == status
+            assert headers["content-type"] == "application/problem+json"
+            problem = problem_of(body)
+            assert problem["status"] == status and problem["type"] == "/problems/malformed-request"
+            assert problem["title"] and problem["detail"]
+        assert http("GET", server.base + "/problems/malformed-request")[0] == 200
+        assert http("GET", server.base + "/healthz")[0] == 200  # the worker serves on
+    finally:
+        server.stop()
