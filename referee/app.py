@@ -151,9 +151,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             if not req.is_json:
                 return problems.problem_response(415, "Send the request body as application/json.")
             coding = req.environ.get("HTTP_CONTENT_ENCODING")
-            if coding is not None and coding.strip().lower() != "identity":
-                # RFC 9110 section 15.5.16: a content coding the service does not decode is 415
-                coding = coding.strip().lower()
+            # RFC 9110 section 15.5.16: a content coding the service does not decode is 415
+            if coding is not None and (coding := coding.strip().lower()) != "identity":
                 return problems.problem_response(
                     415, f"Content-Encoding {coding or '(empty)'} is not supported: send the body uncompressed.",
                     [("/headers/Content-Encoding", "only identity (no coding) is accepted")],
@@ -196,7 +195,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def too_long(error):
         return problems.problem_response(400, f"The request body holds an integer of more than {error.limit:,} digits, "
                                               "more than the service reads.",
-                                         [("", f"an integer of more than {error.limit} digits")],
+                                         [("", str(error))],
                                          title="The request body holds a number too long to read")
 
     @app.errorhandler(RecursionError)

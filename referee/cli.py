@@ -22,7 +22,7 @@ import click
 from marshmallow import ValidationError
 
 from referee.api import adjudication
-from referee.api.parsing import NumberTooLong, strict_loads
+from referee.api.parsing import NumberTooLong, ascii_digits, strict_loads
 from referee.api.problems import ProblemError, pointer_errors, problem_body
 from referee.api.schemas import game_schemas
 from referee.games import GAMES, PACKAGES
@@ -35,7 +35,7 @@ def _cannot_listen(address: str) -> str | None:
     """Why gunicorn could not listen on ``address`` (HOST:PORT), or None if it can (or the
     address is not HOST:PORT, such as unix:PATH: gunicorn then says what is wrong)."""
     host, _, port = address.rpartition(":")
-    if not host or not (port.isascii() and port.isdigit()) or address.startswith("unix:"):  # ("²".isdigit())
+    if not host or not ascii_digits(port) or address.startswith("unix:"):
         return None
     try:
         family, kind, proto, _, sockaddr = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)[0]

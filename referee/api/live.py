@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+from referee.api.parsing import ascii_digits
 from referee.api.problems import ProblemError
 from referee.engine.core import Game
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
@@ -25,7 +25,6 @@ from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_e
 DEFAULT_HEARTBEAT_SECONDS = 15.0
 RETRY_AFTER_SECONDS = 1
 RECONNECT_MILLISECONDS = 1000
-_ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
 class WaitingSlots:
@@ -84,7 +83,7 @@ def preferred_wait(prefer: str | None) -> int | None:
         name, _, value = preference.split(";", 1)[0].strip().partition("=")
         if name.strip().lower() == "wait":
             value = value.strip().strip('"')
-            if _ASCII_DIGITS.fullmatch(value):  # (str.isdigit() admits "²", which int() refuses)
+            if ascii_digits(value):
                 return MAX_WAIT_SECONDS if len(value) > 6 else min(int(value), MAX_WAIT_SECONDS)
             return None
     return None
@@ -97,7 +96,7 @@ def last_event_id(header: str | None) -> int | None:
     text = None if header is None else header.strip(" \t")
     if not text:
         return None
-    if not _ASCII_DIGITS.fullmatch(text) or len(text) > 18:
+    if not ascii_digits(text) or len(text) > 18:
         raise ProblemError(422, "Last-Event-ID must be a version this stream sent (a non-negative integer of at "
                                 "most 18 digits).",
                            [("/headers/Last-Event-ID", "a non-negative integer of at most 18 digits")])
@@ -151,7 +150,8 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Render,
     reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
     match expired, ``unavailable`` when the store stops answering or lost versions the stream
-    had sent (the client reconnects with Last-Event-ID). Holds one waiting slot (taken by the caller) until it is closed.
+    had sent (the client reconnects with Last-Event-ID). Holds one waiting slot (taken by the
+    caller) until it is closed.
 
     ``render(records, after)``: the entries of ``records`` after version ``after``, as the
     reader sees them; it is given the log once whole, then only the entries new since its last

@@ -13,6 +13,7 @@ from importlib import import_module
 from marshmallow import Schema, fields, validate
 
 from referee.api.fast_nested import FastEnvelope
+from referee.api.parsing import ascii_digits
 from referee.api.schemas import Event, OutcomeOut, ViolationOut, prefix_of
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
@@ -114,7 +115,7 @@ class SeatNumber(fields.Integer):
     other scripts' digits, as ``Last-Event-ID`` and ``Prefer: wait`` do not either)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        if isinstance(value, str) and not ascii_digits(value):
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
 

@@ -112,6 +112,13 @@ def _snapshot(match_id: str):
     return snap
 
 
+def _stored(match_id: str) -> tuple[int, str, dict, None, str]:
+    """``(version, head, meta, None, state text)`` of the match as the store holds it, in the
+    shape of a snapshot cache entry whose state is not parsed yet; 404 when absent."""
+    snap = _snapshot(match_id)
+    return snap.version, snap.head, json.loads(snap.meta), None, snap.state
+
+
 def _unauthorised(detail: str) -> ProblemError:
     return ProblemError(401, detail, title="Seat secret required", slug="unauthorized",
                         headers={"WWW-Authenticate": 'Bearer realm="referee matches"'})
@@ -449,7 +456,7 @@ def _cached_is_current(store, recent: RecentSnapshots, match_id: str, version: i
     match: ask the store that it still holds this version with this head. False (the entry
     dropped) when it does not: the match expired, another worker moved it on, or the store
     lost writes; the move is then judged again on a fresh read, which answers each case."""
-    if store.version(match_id) == (version, head):
+    if store.version_and_head(match_id) == (version, head):
         return True
     recent.drop(match_id)
     return False
@@ -493,24 +500,21 @@ def post_move(body, match_id):
     key = _idempotency_key()
     store = _store()
     recent = _recent()
-    cached = recent.get(match_id, expected)
+    # (version, head, meta, state or None, state text): the worker's cached snapshot, else the store's
+    snapshot = recent.get(match_id, expected)
+    cached = snapshot is not None
+    version, head, meta, state, state_before = snapshot if cached else _stored(match_id)
+    game = GAMES[meta["game"]]  # (meta never changes: the move is checked against it once)
+    move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
+    for name in _LISTING_ONLY:
+        move.pop(name, None)
+    seat = move["player"]
+    _require_seat(meta, seat, "/move/player")
+    if malformed is not None:
+        raise malformed
+    fingerprint = _fingerprint(seat, move) if key is not None else ""
     retried = False
     while True:  # twice at most: again on a fresh read when the snapshot judged on is not the stored one
-        if cached is not None:
-            version, head, meta, state, state_before = cached
-        else:
-            snap = _snapshot(match_id)
-            version, head, meta, state, state_before = (snap.version, snap.head, json.loads(snap.meta), None,
-                                                        snap.state)
-        game = GAMES[meta["game"]]
-        move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
-        for name in _LISTING_ONLY:
-            move.pop(name, None)
-        seat = move["player"]
-        _require_seat(meta, seat, "/move/player")
-        if malformed is not None:
-            raise malformed
-        fingerprint = _fingerprint(seat, move) if key is not None else ""
         if version >= MAX_MATCH_MOVES and version in expected:
             raise ProblemError(422, f"This match has reached the limit of {MAX_MATCH_MOVES} moves (MAX_MATCH_MOVES); "
                                     "it takes no more moves.", [("/move", "the match takes no more moves")],
@@ -525,9 +529,9 @@ def post_move(body, match_id):
             state = json.loads(state_before)
             recent.put(match_id, version, head, meta, state, state_before)
         verdict = game.adjudicate(state, move, checked=True)
-        if cached is not None and not verdict.legal and not _cached_is_current(store, recent, match_id, version,
-                                                                                head):
-            cached, retried = None, True
+        if cached and not verdict.legal and not _cached_is_current(store, recent, match_id, version, head):
+            version, head, meta, state, state_before = _stored(match_id)
+            cached, retried = False, True
             continue
         count_verdict(game.id, verdict.legal)
         language = request_language()
@@ -559,10 +563,11 @@ def post_move(body, match_id):
             recent.put(match_id, new_version, result.head, meta, verdict.state, state_text)
             return _with_etag(Response(text, status=200, content_type="application/json"), new_version)
         recent.drop(match_id)
-        if not retried and (result.kind == "changed" or (result.kind == "stale" and cached is not None)):
+        if not retried and (result.kind == "changed" or (result.kind == "stale" and cached)):
             # A cached snapshot another worker moved on, or one the store no longer holds (it lost
             # writes, even between this request's read and its commit): judge again on a fresh read.
-            cached, retried = None, True
+            version, head, meta, state, state_before = _stored(match_id)
+            cached, retried = False, True
             continue
         if result.kind == "replay":
             return _replayed(result.stored, fingerprint)

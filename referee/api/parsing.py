@@ -36,6 +36,12 @@ def _may_hold_float(data: bytes) -> bool:
     return b"0." in shape or b"0e" in shape or b"0E" in shape or b"0" * 19 in shape
 
 
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits (``str.isdigit()`` also admits other
+    scripts' digits and "²", which a header, a query number or a port is never written as)."""
+    return text.isascii() and text.isdigit()
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 

@@ -108,7 +108,7 @@ class Store(Protocol):
         ``head`` (-> changed), then write the state at ``expected + 1`` with a new head,
         append ``entry`` to the log, store ``stored`` under ``key`` and renew the match's TTL."""
 
-    def version(self, match_id: str) -> tuple[int, str] | None:
+    def version_and_head(self, match_id: str) -> tuple[int, str] | None:
         """The stored version and its head, or None when the match is absent or expired."""
 
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:

@@ -120,7 +120,7 @@ class MemoryStore:
             self._changed.notify_all()
             return Commit("ok", match.version, head=match.head)
 
-    def version(self, match_id: str) -> tuple[int, str] | None:
+    def version_and_head(self, match_id: str) -> tuple[int, str] | None:
         with self._lock:
             match = self._live(match_id)
             return None if match is None else (match.version, match.head)

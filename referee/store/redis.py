@@ -57,9 +57,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.maint_notifications import MaintNotificationsConfig
 from redis.retry import Retry
 
+from referee.limits import MAX_IDEMPOTENCY_KEYS
 from referee.store import (DEFAULT_DEADLINE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_WAITING, DEFAULT_SOCKET_TIMEOUT,
                            DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS, Commit, Snapshot, StoreUnavailable)
-from referee.limits import MAX_IDEMPOTENCY_KEYS
 from referee.store.deadline import deadline_for, renew_budget
 
 RETRIES = 2
@@ -67,6 +67,19 @@ BACKOFF = 0.01  # seconds before the first retry, doubled after each
 # Failures worth another attempt: the server may answer next time.
 TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterError, OSError)
 T = TypeVar("T")
+
+
+
+def _keep_key(keys: str, order: str, key: str, stored: str, bound: str) -> str:
+    """Lua: store idempotency key ``key`` -> ``stored`` in hash ``keys``, append it to list
+    ``order``; past ``bound`` keys, forget the oldest (MAX_IDEMPOTENCY_KEYS)."""
+    return f"""redis.call('HSET', {keys}, {key}, {stored})
+redis.call('RPUSH', {order}, {key})
+if redis.call('LLEN', {order}) > tonumber({bound}) then
+  redis.call('HDEL', {keys}, redis.call('LPOP', {order}))
+end
+"""
+
 
 # ARGV[8]: this commit's token, the head of the version it writes. Found already: a retry of
 # a commit that did land (whose run also announced the version). KEYS[5], ARGV[9]: the
@@ -94,12 +107,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('PEXPIRE', KEYS[4], ARGV[5])
 if ARGV[6] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
-  redis.call('RPUSH', KEYS[6], ARGV[6])
-  if redis.call('LLEN', KEYS[6]) > tonumber(ARGV[11]) then
-    redis.call('HDEL', KEYS[3], redis.call('LPOP', KEYS[6]))
-  end
-end
+""" + _keep_key("KEYS[3]", "KEYS[6]", "ARGV[6]", "ARGV[7]", "ARGV[11]") + """end
 redis.call('PEXPIRE', KEYS[3], ARGV[5])
 redis.call('PEXPIRE', KEYS[6], ARGV[5])
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'v', tostring(nv))
@@ -124,12 +132,7 @@ local t = redis.call('PTTL', KEYS[1])
 if t <= 0 then return false end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then return old end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('RPUSH', KEYS[3], ARGV[1])
-if redis.call('LLEN', KEYS[3]) > tonumber(ARGV[3]) then
-  redis.call('HDEL', KEYS[2], redis.call('LPOP', KEYS[3]))
-end
-redis.call('PEXPIRE', KEYS[2], t)
+""" + _keep_key("KEYS[2]", "KEYS[3]", "ARGV[1]", "ARGV[2]", "ARGV[3]") + """redis.call('PEXPIRE', KEYS[2], t)
 redis.call('PEXPIRE', KEYS[3], t)
 return false
 """
@@ -367,7 +370,7 @@ class RedisStore:
     def idempotent(self, match_id: str, key: str) -> str | None:
         return self._call(lambda client: client.hget(keys_of(match_id)[2], key))
 
-    def version(self, match_id: str) -> tuple[int, str] | None:
+    def version_and_head(self, match_id: str) -> tuple[int, str] | None:
         version, head = self._call(lambda client: client.hmget(keys_of(match_id)[0], ("version", "head")))
         return None if version is None else (int(version), head or "")
 

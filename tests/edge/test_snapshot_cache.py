@@ -174,7 +174,7 @@ def _rolled_back(tmp_path):
         server.process.kill()  # SIGKILL: what Redis confirmed after the dump is gone
         server.process.wait(5)
         server.start()
-        assert stores[1].version(match["id"])[0] == 0
+        assert stores[1].version_and_head(match["id"])[0] == 0
         assert _post(second, match, kept, 0).get_json()["legal"] is True
         yield first, stores[0], match, GAME.adjudicate(start, lost).state, GAME.adjudicate(start, kept).state
     finally:

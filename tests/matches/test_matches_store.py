@@ -51,12 +51,12 @@ class TestCompareAndSet:
         one, at the right version number, is refused as "changed" and writes nothing."""
         match = new_match(store)
         created = store.get(match).head
-        assert created and store.version(match) == (0, created)
+        assert created and store.version_and_head(match) == (0, created)
         assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), head="another").kind == "changed"
-        assert store.version(match) == (0, created) and store.log(match) == []
+        assert store.version_and_head(match) == (0, created) and store.log(match) == []
         done = store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), head=created)
         assert done.kind == "ok" and done.head not in ("", created)
-        assert store.version(match) == (1, done.head) and store.get(match).head == done.head
+        assert store.version_and_head(match) == (1, done.head) and store.get(match).head == done.head
 
     def test_a_match_remembers_its_newest_idempotency_keys_only(self, store):
         """limits.MAX_IDEMPOTENCY_KEYS: storing one key more than the bound, by an illegal
