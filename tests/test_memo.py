@@ -29,6 +29,10 @@ def test_equal_arguments_share_an_answer_and_other_types_do_not():
     assert remembered(2, {"a": float("inf")})["a"] == float("inf")
     assert remembered(2, {"a": float("-inf")})["a"] == float("-inf")
     assert len(calls) == 10
+    # Nested: a NaN inside a list inside a dict is still not None.
+    assert remembered(2, {"a": {"b": [None]}})["a"] == {"b": [None]}
+    assert remembered(2, {"a": {"b": [float("nan")]}})["a"]["b"][0] is not None
+    assert len(calls) == 12
 
 
 def test_failures_and_long_arguments_are_not_kept():

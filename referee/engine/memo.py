@@ -30,7 +30,12 @@ def _holds_non_finite(value: Any) -> bool:
     elif kind is not list and kind is not tuple:
         return False
     for item in value:
-        if _holds_non_finite(item):
+        # Scalars inline: options are mostly flat, and a call per value cost more than the memo saved.
+        kind = type(item)
+        if kind is float:
+            if not isfinite(item):
+                return True
+        elif (kind is dict or kind is list or kind is tuple) and _holds_non_finite(item):
             return True
     return False
 
