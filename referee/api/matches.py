@@ -270,7 +270,11 @@ def create_match(body):
     now = time.time()
     meta = {"game": game.id, "players": body["players"], "seats": [_hash(s) for s in seat_secrets], "created": now}
     store = _store()
-    store.create(match_id, adjudication.dumps(meta), adjudication.dumps(state), now)
+    state_text = adjudication.dumps(state)
+    head = store.create(match_id, adjudication.dumps(meta), state_text, now)
+    # The creator's first move usually comes back to this worker (a kept-alive connection):
+    # it is judged on this snapshot, without reading it back from the store.
+    _recent().put(match_id, 0, head, meta, state, state_text)
     answer = _match_json(game, match_id, meta, 0, state, now, now + store.ttl, None)
     answer["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(seat_secrets)]
     response = _with_etag(json_response(answer, 201), 0)

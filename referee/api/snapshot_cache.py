@@ -1,4 +1,4 @@
-"""The latest snapshot each worker process read or wrote per match, so that a move on that
+"""The latest snapshot each worker process created, read or wrote per match, so that a move on that
 version skips one read from the store.
 
 Safe because an entry is a version together with its head (the token of the write that

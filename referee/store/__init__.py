@@ -84,8 +84,9 @@ class Store(Protocol):
     kind: str
     ttl: int
 
-    def create(self, match_id: str, meta: str, state: str, now: float) -> None:
-        """Store a new match at version 0 (the id is random and assumed new)."""
+    def create(self, match_id: str, meta: str, state: str, now: float) -> str:
+        """Store a new match at version 0 (the id is random and assumed new); return the head
+        of version 0."""
 
     def get(self, match_id: str) -> Snapshot | None:
         """The snapshot, or None when absent or expired."""

@@ -64,10 +64,11 @@ class MemoryStore:
             for match_id in [m for m, match in self._matches.items() if match.expires <= now]:
                 del self._matches[match_id]
 
-    def create(self, match_id: str, meta: str, state: str, now: float) -> None:
+    def create(self, match_id: str, meta: str, state: str, now: float) -> str:
         with self._lock:
             self._sweep()
-            self._matches[match_id] = _Match(meta, 0, state, now, self.clock() + self.ttl)
+            match = self._matches[match_id] = _Match(meta, 0, state, now, self.clock() + self.ttl)
+            return match.head
 
     def get(self, match_id: str) -> Snapshot | None:
         with self._lock:

@@ -243,3 +243,39 @@ def test_an_if_match_list_naming_the_stored_version_is_judged_on_it_whatever_the
                                  "Authorization": f"Bearer {match['seats'][move['player']]['secret']}"})
     assert answer.status_code == 200 and answer.get_json()["legal"] is True and answer.headers["ETag"] == '"3"'
     assert json.loads(store.get(match["id"]).state) == GAME.adjudicate(at_two, move).state
+
+
+class _CountingStore(MemoryStore):
+    """A memory store that counts snapshot reads."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.reads = 0
+
+    def get(self, match_id):
+        self.reads += 1
+        return super().get(match_id)
+
+
+def test_the_first_move_on_the_worker_that_created_the_match_reads_no_snapshot():
+    store = _CountingStore(ttl=600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "first"}).get_json()
+    state = json.loads(MemoryStore.get(store, match["id"]).state)
+    assert store.reads == 0
+    legal = GAME.legal_moves(state)[0]
+    answer = _post(client, match, legal, 0)
+    assert answer.status_code == 200 and answer.get_json()["legal"] is True and answer.headers["ETag"] == '"1"'
+    assert store.reads == 0  # judged on the snapshot the creation cached
+    # The cached snapshot is the stored one: the move landed on it, so the log holds it.
+    assert client.get(f"/v1/matches/{match['id']}/log").get_json()["entries"][0]["version"] == 1
+
+
+def test_a_match_created_here_and_moved_elsewhere_is_412_for_a_move_judged_on_the_creation(memory_app_pair):
+    first, second, store = memory_app_pair
+    match = first.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "moved"}).get_json()
+    state = json.loads(store.get(match["id"]).state)
+    assert _post(second, match, GAME.legal_moves(state)[0], 0).status_code == 200
+    # The first process cached version 0 when it created the match; the store is at 1.
+    assert _post(first, match, _illegal_move(state), 0).status_code == 412
+    assert _post(first, match, GAME.legal_moves(state)[0], 0).status_code == 412
