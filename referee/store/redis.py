@@ -351,7 +351,8 @@ class RedisStore:
 
     def create(self, match_id: str, meta: str, state: str, now: float) -> str:
         head = secrets.token_hex(12)
-        self._run("create", [*keys_of(match_id), key_order_key(match_id)], [meta, state, repr(now), self.ttl * 1000, head])
+        self._run("create", [*keys_of(match_id), key_order_key(match_id)],
+                  [meta, state, repr(now), self.ttl * 1000, head])
         return head
 
     def get(self, match_id: str) -> Snapshot | None:
