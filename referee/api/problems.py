@@ -29,7 +29,7 @@ _KINDS = {
     413: ("content-too-large", "The request body is too large"),
     415: ("unsupported-media-type", "The request body must be JSON"),
     422: ("unprocessable-content", "The request does not fit the contract"),
-    428: ("precondition-required", "This request needs an If-Match header"),
+    428: ("precondition-required", "This request needs If-Match naming a version"),
     500: ("internal", "Internal error"),
     503: ("unavailable", "Service unavailable"),
 }

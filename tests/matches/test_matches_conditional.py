@@ -130,3 +130,16 @@ def test_preference_applied_only_on_an_answer_that_waited(table):
     assert at_once.status_code == 200 and "Preference-Applied" not in at_once.headers
     waited = client.get(url, headers={"If-None-Match": '"1"', "Prefer": "wait=1"})
     assert waited.status_code == 304 and waited.headers["Preference-Applied"] == "wait=1"
+
+
+@pytest.mark.parametrize("header", [None, "*"])
+def test_a_move_without_a_version_in_if_match_is_428_and_its_title_fits_both_cases(table, header):
+    """RFC 6585 section 3: 428 for a move without If-Match, and for ``If-Match: *`` too (any
+    version would do, which a referee must not accept): the title says a version is needed,
+    which is true whether the header was missing or named none."""
+    client, created = table
+    move, _etag = _first_legal(client, created)
+    headers = _auth(created, 0) | ({} if header is None else {"If-Match": header})
+    answer = client.post(f"/v1/matches/{created['id']}/moves", json={"move": move}, headers=headers)
+    assert answer.status_code == 428 and answer.content_type == PROBLEM
+    assert answer.get_json()["title"] == "This request needs If-Match naming a version"
