@@ -509,11 +509,19 @@ def post_move(body, match_id):
     cached = snapshot is not None
     version, head, meta, state, state_before = snapshot if cached else _stored(match_id)
     game = GAMES[meta["game"]]  # (meta never changes: the move is checked against it once)
-    move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
-    for name in _LISTING_ONLY:
-        move.pop(name, None)
-    seat = move["player"]
-    _require_seat(meta, seat, "/move/player")
+    try:
+        move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
+        for name in _LISTING_ONLY:
+            move.pop(name, None)
+        seat = move["player"]
+        _require_seat(meta, seat, "/move/player")
+    except ProblemError:
+        # Found against a cached snapshot: a match the store no longer holds is 404 first, as
+        # it is for a worker without the cache.
+        if cached and store.version_and_head(match_id) is None:
+            recent.drop(match_id)
+            raise _not_found(match_id) from None
+        raise
     if malformed is not None:
         raise malformed
     fingerprint = _fingerprint(seat, move) if key is not None else ""

@@ -279,3 +279,31 @@ def test_a_match_created_here_and_moved_elsewhere_is_412_for_a_move_judged_on_th
     # The first process cached version 0 when it created the match; the store is at 1.
     assert _post(first, match, _illegal_move(state), 0).status_code == 412
     assert _post(first, match, GAME.legal_moves(state)[0], 0).status_code == 412
+
+
+def _bad_requests(match, state):
+    """(move, headers) pairs each wrong against the match itself: 422, 401, 403 and 422."""
+    legal = GAME.legal_moves(state)[0]
+    auth = {"If-Match": '"0"', "Authorization": f"Bearer {match['seats'][legal['player']]['secret']}"}
+    other = {"If-Match": '"0"', "Authorization": f"Bearer {match['seats'][1 - legal['player']]['secret']}"}
+    return [({"type": "nope", "player": legal["player"]}, auth),                   # not a move of the game
+            (legal, {"If-Match": '"0"', "Authorization": "Bearer not-a-secret"}),   # no seat's secret
+            (legal, other),                                                       # another seat's secret
+            (dict(legal, player=7), auth)]                                        # no such seat
+
+
+def test_a_match_the_store_lost_is_404_before_anything_else_on_the_worker_that_cached_it(expiring):
+    """Every worker answers 404 for a match that expired, including the one whose cache still
+    holds it (it cached the match when creating it): not 422, 401 or 403 found against the
+    cached snapshot."""
+    client, store, expire = expiring
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "lost"}).get_json()
+    state = json.loads(store.get(match["id"]).state)
+    before = [client.post(f"/v1/matches/{match['id']}/moves", json={"move": move}, headers=headers).status_code
+              for move, headers in _bad_requests(match, state)]
+    assert before == [422, 401, 403, 422]
+    expire()
+    after = [client.post(f"/v1/matches/{match['id']}/moves", json={"move": move}, headers=headers)
+             for move, headers in _bad_requests(match, state)]
+    assert [answer.status_code for answer in after] == [404] * 4
+    assert all(answer.content_type == "application/problem+json" for answer in after)
