@@ -36,6 +36,8 @@ from referee.server_errors import install as _problem_errors  # noqa: E402 - aft
 
 _problem_errors()  # gunicorn's own 400/414/431 answers as problem+json (referee/server_errors.py)
 
+from referee.api.transport import CONNECTION_CLOSER as _connection_closer  # noqa: E402
+
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
@@ -90,6 +92,14 @@ def on_starting(server):
                    "of a worker (the default is three quarters of them).")
         server.log.error(message)
         raise SystemExit(message)
+
+
+def pre_request(worker, req):
+    """Log the request at debug level (gunicorn's own hook does), and let the application
+    close its connection: an answer given before the body arrived whole (408, 400) then says
+    ``Connection: close`` as it closes (referee/api/transport.py, CONNECTION_CLOSER)."""
+    worker.log.debug("%s %s", req.method, req.path)
+    _connection_closer.set(req.force_close)
 
 
 def pre_fork(server, worker):

@@ -15,16 +15,23 @@
   that was only too large). Read here, both cases are the problems a ``Content-Length`` body
   gets: 400 for malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. (The server then
   discards the rest of the body, or closes the connection when the chunking is broken.)
+- **Closing.** An answer given before the body was read whole closes the connection, and says
+  so (``Connection: close``, RFC 9112 section 9.6) where the server lets the application ask
+  for it: gunicorn's ``pre_request`` hook (referee/gunicorn_conf.py) hands each request's
+  ``force_close`` over in :data:`CONNECTION_CLOSER`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import io
 import os
 import socket
 import time
+
+from typing import Callable
 
 from flask import Flask, Request, Response
 from werkzeug.wsgi import get_content_length
@@ -36,6 +43,12 @@ DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
 BODY_MIN_RATE = 16 * 1024   # bytes per second a slow body earns one more second with
 # The environ key of the body read whole here, for the JSON parser (referee.api.parsing).
 BODY_KEY = "referee.body"
+
+
+# The server's way to close the current request's connection after the answer (gunicorn's
+# Request.force_close: the answer then says Connection: close); unset under other servers.
+CONNECTION_CLOSER: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
+    "referee_connection_closer", default=None)
 
 
 class _BodyTimeout(Exception):
@@ -73,7 +86,11 @@ def _timer(seconds: float):
 
 def _close_reading(environ: dict) -> None:
     """Stop reading from this client: the server answers, then finds no next request and
-    closes the connection, instead of waiting for the rest of the body."""
+    closes the connection, instead of waiting for the rest of the body; where the server lets
+    the application say so, the answer carries ``Connection: close``."""
+    close = CONNECTION_CLOSER.get()
+    if close is not None:
+        close()
     sock = environ.get("gunicorn.socket")
     if sock is not None:
         with contextlib.suppress(OSError):

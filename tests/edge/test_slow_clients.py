@@ -124,6 +124,10 @@ def test_a_body_trickled_past_the_body_deadline_is_answered_408(tmp_path):
         assert status_line.split()[1] == b"408", received
         assert b"application/problem+json" in received and b"REFEREE_BODY_TIMEOUT_SECONDS" in received
         assert 0.9 < seconds < 2.5, seconds
+        # The connection is closed after the answer, and the answer says so (RFC 9112 section 9.6).
+        connection = [line.split(b":", 1)[1].strip().lower() for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"connection:")]
+        assert connection == [b"close"], head
     finally:
         server.stop()
 
