@@ -8,9 +8,12 @@ import os
 from flask import Flask
 from flask_cors import CORS
 
-EXPOSED = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Language", "X-Request-ID"]
+# Every header a browser app sends or reads in docs/matches.md: long-polls send Prefer and read
+# Preference-Applied; an event stream read with fetch resumes with Last-Event-ID.
+EXPOSED = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Language", "X-Request-ID",
+           "Preference-Applied"]
 ALLOWED = ["Content-Type", "Accept-Language", "If-Match", "If-None-Match", "Idempotency-Key", "Authorization",
-           "X-Request-ID"]
+           "X-Request-ID", "Prefer", "Last-Event-ID"]
 
 
 def origins_from(value: str | None) -> list[str]:

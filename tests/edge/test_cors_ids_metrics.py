@@ -35,6 +35,27 @@ def test_preflight_from_an_allowed_origin(cors_client):
     assert "POST" in answer.headers["Access-Control-Allow-Methods"]
 
 
+@pytest.mark.parametrize("path, asked", [
+    ("/v1/matches/abc", "Authorization, If-None-Match, Prefer"),   # a long-poll (docs/matches.md)
+    ("/v1/matches/abc/events", "Authorization, Last-Event-ID"),     # an event stream resumed with fetch
+])
+def test_preflight_allows_what_following_a_match_sends(cors_client, path, asked):
+    answer = cors_client.options(path, headers={"Origin": ORIGIN, "Access-Control-Request-Method": "GET",
+                                                "Access-Control-Request-Headers": asked})
+    assert answer.headers["Access-Control-Allow-Origin"] == ORIGIN
+    allowed = {h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")}
+    assert {h.strip().lower() for h in asked.split(",")} <= allowed
+
+
+def test_a_long_poll_answer_exposes_preference_applied(cors_client):
+    created = cors_client.post("/v1/matches", json={"game": "catatac", "players": 2}).get_json()
+    answer = cors_client.get(f"/v1/matches/{created['id']}", headers={"Origin": ORIGIN, "If-None-Match": '"0"',
+                                                                      "Prefer": "wait=1"})
+    assert answer.status_code == 304 and answer.headers["Preference-Applied"] == "wait=1"
+    exposed = {h.strip().lower() for h in answer.headers["Access-Control-Expose-Headers"].split(",")}
+    assert "preference-applied" in exposed
+
+
 def test_answer_to_an_allowed_origin_exposes_the_headers(cors_client):
     answer = cors_client.post("/v1/matches", json={"game": "catatac", "players": 2}, headers={"Origin": ORIGIN})
     assert answer.status_code == 201
