@@ -1,5 +1,5 @@
-"""The latest snapshot each worker process created, read or wrote per match, so that a move on that
-version skips one read from the store.
+"""The latest snapshot each worker process created, read or wrote per match, so that a move
+on that version skips one read from the store.
 
 Safe because an entry is a version together with its head (the token of the write that
 made it, :class:`referee.store.Snapshot`), and the commit script checks both again
