@@ -7,8 +7,8 @@
   one second for every ``BODY_MIN_RATE`` bytes received (a large body on a slow link); else
   the answer is 408 problem+json and the connection is closed. (gunicorn bounds the request
   head itself, by its keep-alive timeout.) Enforced with a gevent timeout when gevent has
-  patched the sockets; a sync worker serves one connection at a time and has gunicorn's own
-  worker timeout.
+  patched the sockets, and with SIGALRM in a sync worker (its one thread blocks in the read;
+  before, gunicorn's worker timeout killed the worker and the client got a 500 after 30 s).
 - **Chunked bodies** (``Transfer-Encoding: chunked``): gunicorn decodes the chunks while the
   application reads; a malformed chunk raised in the middle of that read (once a 500), and
   werkzeug cut a chunked body silently at the limit (once a 400 "not valid JSON" for a body
@@ -28,7 +28,9 @@ import contextvars
 import functools
 import io
 import os
+import signal
 import socket
+import threading
 import time
 
 from typing import Callable
@@ -76,12 +78,35 @@ def _greenlet_timeout():
     return Timeout if monkey.is_module_patched("socket") else None
 
 
-def _timer(seconds: float):
-    """A timeout of the current greenlet when gevent drives the sockets (else none)."""
+def _timer(seconds: float, environ: dict):
+    """A timeout of the current greenlet when gevent drives the sockets; SIGALRM in a sync
+    gunicorn worker (one thread, blocking sockets); else none (a thread's blocking read cannot
+    be interrupted)."""
     timeout = _greenlet_timeout()
-    if timeout is None:
-        return contextlib.nullcontext()
-    return timeout(max(seconds, 0.001), _BodyTimeout)
+    if timeout is not None:
+        return timeout(max(seconds, 0.001), _BodyTimeout)
+    if ("gunicorn.socket" in environ and not environ.get("wsgi.multithread")
+            and threading.current_thread() is threading.main_thread()):
+        return _alarm(max(seconds, 0.001))
+    return contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float):
+    """Raise _BodyTimeout in this (main) thread after ``seconds``: a read blocked in the kernel
+    is interrupted, since the signal handler raises (PEP 475 retries it otherwise)."""
+    def expired(_signum, _frame):
+        raise _BodyTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:  # even when the alarm went off just now, inside this block
+            signal.signal(signal.SIGALRM, previous)
 
 
 def _close_reading(environ: dict) -> None:
@@ -120,7 +145,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
             remaining = started + allowed + size / BODY_MIN_RATE - time.monotonic()
             if remaining <= 0:
                 raise _BodyTimeout()
-            with _timer(remaining):
+            with _timer(remaining, environ):
                 part = stream.read(READ_SIZE if chunked else min(READ_SIZE, length - size))
             if not part:
                 break

@@ -88,11 +88,13 @@ def test_connections_are_kept_alive(tmp_path):
         server.stop()
 
 
-def test_a_body_trickled_past_the_body_deadline_is_answered_408(tmp_path):
+@pytest.mark.parametrize("worker_class", ["gevent", "sync"])
+def test_a_body_trickled_past_the_body_deadline_is_answered_408(tmp_path, worker_class):
     """A body that does not arrive within REFEREE_BODY_TIMEOUT_SECONDS is answered 408
     problem+json: a client trickling a byte now and then no longer holds a connection of the
-    worker for as long as it likes."""
-    server = start_gunicorn(tmp_path, REFEREE_BODY_TIMEOUT_SECONDS="1")
+    worker for as long as it likes. Under sync workers too: their one thread blocked in the
+    read until gunicorn's worker timeout killed the worker, and the client got a 500."""
+    server = start_gunicorn(tmp_path, REFEREE_BODY_TIMEOUT_SECONDS="1", GUNICORN_WORKER_CLASS=worker_class)
     try:
         with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
             sock.sendall(HEAD + b"{")
@@ -128,6 +130,9 @@ def test_a_body_trickled_past_the_body_deadline_is_answered_408(tmp_path):
         connection = [line.split(b":", 1)[1].strip().lower() for line in head.split(b"\r\n")
                       if line.lower().startswith(b"connection:")]
         assert connection == [b"close"], head
+        # The worker answered it: alive, and the next client is served at once.
+        assert timed_get(f"{server.base}/healthz")[0] == 200
+        assert b"WORKER TIMEOUT" not in server.log.read_bytes()
     finally:
         server.stop()
 
