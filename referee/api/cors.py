@@ -29,3 +29,11 @@ def enable_cors(app: Flask) -> None:
         return
     CORS(app, origins=origins, expose_headers=EXPOSED, allow_headers=ALLOWED, max_age=600,
          methods=["GET", "POST", "OPTIONS"], vary_header=True)
+
+    @app.after_request
+    def vary_on_origin(response):
+        # Whether an answer carries Access-Control-Allow-Origin depends on Origin, with one
+        # configured origin too (flask-cors says so only for several): caches must know (the
+        # Fetch standard, "CORS protocol and HTTP caches").
+        response.vary.add("Origin")
+        return response

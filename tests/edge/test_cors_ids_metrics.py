@@ -64,6 +64,18 @@ def test_answer_to_an_allowed_origin_exposes_the_headers(cors_client):
     assert {"etag", "location", "retry-after", "idempotent-replayed", "x-request-id"} <= exposed
 
 
+@pytest.mark.parametrize("origin", [ORIGIN, "https://evil.example", None])
+def test_with_one_configured_origin_every_answer_varies_on_origin(origin):
+    """Fetch standard, CORS protocol and HTTP caches: Access-Control-Allow-Origin depends on
+    the request's Origin, so the answer says Vary: Origin, whichever origin asked (or none)."""
+    client = create_app({"TESTING": True, "REFEREE_CORS_ORIGINS": ORIGIN}).test_client()
+    answer = client.get("/v1/games", headers={"Origin": origin} if origin else {})
+    assert answer.status_code == 200
+    assert "origin" in {value.strip().lower() for header in answer.headers.getlist("Vary")
+                        for value in header.split(",")}
+    assert ("Access-Control-Allow-Origin" in answer.headers) == (origin != "https://evil.example")
+
+
 def test_refused_origin_gets_no_cors_headers(cors_client):
     answer = cors_client.options("/v1/matches", headers={**PREFLIGHT, "Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in answer.headers
