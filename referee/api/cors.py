@@ -9,9 +9,10 @@ from flask import Flask
 from flask_cors import CORS
 
 # Every header a browser app sends or reads in docs/matches.md: long-polls send Prefer and read
-# Preference-Applied; an event stream read with fetch resumes with Last-Event-ID.
+# Preference-Applied; an event stream read with fetch resumes with Last-Event-ID; a 401 names
+# its scheme in WWW-Authenticate.
 EXPOSED = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Language", "X-Request-ID",
-           "Preference-Applied"]
+           "Preference-Applied", "WWW-Authenticate"]
 ALLOWED = ["Content-Type", "Accept-Language", "If-Match", "If-None-Match", "Idempotency-Key", "Authorization",
            "X-Request-ID", "Prefer", "Last-Event-ID"]
 

@@ -56,6 +56,14 @@ def test_a_long_poll_answer_exposes_preference_applied(cors_client):
     assert "preference-applied" in exposed
 
 
+def test_a_401_exposes_its_scheme(cors_client):
+    created = cors_client.post("/v1/matches", json={"game": "catatac", "players": 2}).get_json()
+    answer = cors_client.get(f"/v1/matches/{created['id']}?seat=0", headers={"Origin": ORIGIN})
+    assert answer.status_code == 401 and answer.headers["WWW-Authenticate"].startswith("Bearer")
+    exposed = {h.strip().lower() for h in answer.headers["Access-Control-Expose-Headers"].split(",")}
+    assert "www-authenticate" in exposed
+
+
 def test_answer_to_an_allowed_origin_exposes_the_headers(cors_client):
     answer = cors_client.post("/v1/matches", json={"game": "catatac", "players": 2}, headers={"Origin": ORIGIN})
     assert answer.status_code == 201
