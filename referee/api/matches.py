@@ -516,17 +516,20 @@ def post_move(body, match_id):
         seat = move["player"]
         _require_seat(meta, seat, "/move/player")
     except ProblemError:
-        # Found against a cached snapshot: a match the store no longer holds is 404 first, as
-        # it is for a worker without the cache.
-        if cached and store.version_and_head(match_id) is None:
-            recent.drop(match_id)
-            raise _not_found(match_id) from None
+        # Found against a cached snapshot: a match the store no longer holds is 404 first (the
+        # fresh read says so), as for a worker without the cache; else meta, which never
+        # changes, is what the stored match holds too.
+        if cached and not _cached_is_current(store, recent, match_id, version, head):
+            _stored(match_id)
         raise
     if malformed is not None:
         raise malformed
     fingerprint = _fingerprint(seat, move) if key is not None else ""
-    retried = False
-    while True:  # twice at most: again on a fresh read when the snapshot judged on is not the stored one
+    fresh = False  # judged again on a fresh read (once at most): the snapshot judged on was not the stored one
+    while True:
+        if fresh:
+            version, head, meta, state, state_before = _stored(match_id)
+            cached = False
         if version >= MAX_MATCH_MOVES and version in expected:
             raise ProblemError(422, f"This match has reached the limit of {MAX_MATCH_MOVES} moves (MAX_MATCH_MOVES); "
                                     "it takes no more moves.", [("/move", "the match takes no more moves")],
@@ -542,8 +545,7 @@ def post_move(body, match_id):
             recent.put(match_id, version, head, meta, state, state_before)
         verdict = game.adjudicate(state, move, checked=True)
         if cached and not verdict.legal and not _cached_is_current(store, recent, match_id, version, head):
-            version, head, meta, state, state_before = _stored(match_id)
-            cached, retried = False, True
+            fresh = True
             continue
         count_verdict(game.id, verdict.legal)
         language = request_language()
@@ -575,11 +577,10 @@ def post_move(body, match_id):
             recent.put(match_id, new_version, result.head, meta, verdict.state, state_text)
             return _with_etag(Response(text, status=200, content_type="application/json"), new_version)
         recent.drop(match_id)
-        if not retried and (result.kind == "changed" or (result.kind == "stale" and cached)):
+        if not fresh and (result.kind == "changed" or (result.kind == "stale" and cached)):
             # A cached snapshot another worker moved on, or one the store no longer holds (it lost
             # writes, even between this request's read and its commit): judge again on a fresh read.
-            version, head, meta, state, state_before = _stored(match_id)
-            cached, retried = False, True
+            fresh = True
             continue
         if result.kind == "replay":
             return _replayed(result.stored, fingerprint)
