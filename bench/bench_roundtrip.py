@@ -61,16 +61,16 @@ class App:
                    **{"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}}
         return b"".join(self.app(environ, lambda status, _headers, _exc=None: self.statuses.append(status)))
 
-    def plan(self, count: int, label: str) -> tuple[list[tuple], list[tuple]]:
-        """``count`` match moves of new matches (each match's moves in order) and the same
-        moves as stateless adjudicate requests."""
+    def plan(self, count: int, seed_prefix: str) -> tuple[list[tuple], list[tuple]]:
+        """``count`` match moves of new matches seeded ``seed_prefix`` + 0, 1... (each match's
+        moves in order) and the same moves as stateless adjudicate requests."""
         from bench_matches import GAME_ID, plan_games
 
         moves: list[tuple] = []
         stateless: list[tuple] = []
         index = 0
         while len(moves) < count:
-            seed = f"roundtrip-{label}-{index}"
+            seed = f"{seed_prefix}{index}"
             index += 1
             match = json.loads(self.call("/v1/matches", json.dumps({"game": GAME_ID, "players": 2,
                                                                      "seed": seed}).encode(), {}))
@@ -83,7 +83,7 @@ class App:
         return moves[:count], stateless[:count]
 
     def run(self, requests: list[tuple]) -> float:
-        """CPU microseconds per request; every answer must be 200."""
+        """CPU microseconds per request (user + system); every answer must be 200."""
         self.statuses.clear()
         before = resource.getrusage(resource.RUSAGE_SELF)
         for request in requests:
@@ -115,8 +115,8 @@ def in_app(requests: int, rounds: int) -> dict:
             spent["calls"] += 1
 
     total = requests * rounds + 200
-    moves, stateless = app.plan(total, "real")
-    stub_moves, _ = app.plan(total, "stub")  # other matches: their cached versions run ahead of the store
+    moves, stateless = app.plan(total, "roundtrip-real-")
+    stub_moves, _ = app.plan(total, "roundtrip-stub-")  # other matches: their cached versions run ahead of the store
     figures: dict[str, list[float]] = {"stateless": [], "no-op commit": [], "match move": []}
     store.commit = timed_commit
     app.run(moves[:200])

@@ -87,37 +87,14 @@ MATCH_MOVE = "match-move"
 
 def _measure_match_moves(requests: int) -> float:
     """Microseconds of CPU per legal match move (REDIS_URL: the script's own redis-server)."""
-    from bench_matches import GAME_ID, plan_games
-    from referee.app import create_app
+    from bench_roundtrip import App
 
-    app = create_app({})  # the store from REDIS_URL
-    statuses: list[str] = []
-
-    def call(path: str, body: bytes, headers: dict) -> bytes:
-        environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "SERVER_NAME": "bench", "SERVER_PORT": "80",
-                   "wsgi.url_scheme": "http", "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
-                   "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.errors": sys.stderr, "wsgi.input": io.BytesIO(body),
-                   **{"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}}
-        return b"".join(app(environ, lambda status, _headers, _exc=None: statuses.append(status)))
-
-    moves: list[tuple[str, bytes, dict]] = []
-    seeds = iter(range(10**6))
-    while len(moves) < requests + 200:
-        seed = f"bench-wsgi-{next(seeds)}"
-        match = json.loads(call("/v1/matches", json.dumps({"game": GAME_ID, "players": 2, "seed": seed}).encode(), {}))
-        secrets = [seat["secret"] for seat in match["seats"]]
-        for version, (_state, move) in enumerate(plan_games([seed], 2)[0]):
-            moves.append((f"/v1/matches/{match['id']}/moves", json.dumps({"move": move}).encode(),
-                          {"If-Match": f'"{version}"', "Authorization": f"Bearer {secrets[move['player']]}"}))
-    statuses.clear()
-    for path, body, headers in moves[:200]:
-        call(path, body, headers)
+    app = App()  # the store from REDIS_URL
+    moves, _ = app.plan(requests + 200, "bench-wsgi-")
+    app.run(moves[:200])
     began = time.process_time()
-    for path, body, headers in moves[200:200 + requests]:
-        call(path, body, headers)
-    spent = time.process_time() - began
-    assert statuses == ["200 OK"] * len(statuses) and len(statuses) == 200 + requests, statuses[:3]
-    return spent / requests * 1e6
+    app.run(moves[200:])
+    return (time.process_time() - began) / requests * 1e6
 
 
 def _callgrind_total(tree: Path, folder: Path, game_id: str, requests: int) -> int:
