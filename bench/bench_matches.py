@@ -222,6 +222,7 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-matches-"))
     try:
+        print(servers.machine())
         print("gunicorn settings (gunicorn.conf.py):", servers.service_settings(args.workers),
               f"{args.clients} load processes, {args.players} players, {os.cpu_count()} CPUs")
         shared = measure(args, tmp, pinned=False)

@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=2)
     args = parser.parse_args()
+    print(servers.machine(), flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="bench-memory-"))
     redis_proc = server = None
     try:

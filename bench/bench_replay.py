@@ -116,6 +116,7 @@ def main() -> None:
         redis_proc, url = servers.start_redis(tmp)
         port = servers.free_port()
         server = servers.start_gunicorn(port, 1, url, tmp, log=tmp / "gunicorn.log")
+        print(servers.machine() + "\n")
         print("| moves | in process, us per move | over HTTP, us per move |")
         print("|---|---|---|")
         figures = {}

@@ -202,6 +202,7 @@ def main() -> None:
         finally:
             servers.stop(redis_proc)
     where = "redis-server alone on the last CPU, this process on the first" if args.pin else "both on every CPU"
+    print(servers.machine() + "\n")
     print(f"Scratch & Catch, 2 seats; {args.rounds} rounds of {args.requests} requests per kind, alternating; {where}\n")
     print("| request | CPU per request, us (median) | rounds |\n|---|---|---|")
     for name, values in app["figures"].items():

@@ -272,6 +272,7 @@ def main() -> None:
               "state check included")
         return
     report = {}
+    print(servers.machine(), flush=True)
     if not args.skip_http:
         print("gunicorn settings (gunicorn.conf.py) for both servers:", servers.service_settings(args.workers),
               f"load: wrk -t{args.threads} -c{args.connections}", flush=True)

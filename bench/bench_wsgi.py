@@ -157,6 +157,7 @@ def main() -> None:
                 runs[rev].append(json.loads(out.read_text()))
     games = list(runs[args.revisions[0]][0])
     first = args.revisions[0]
+    print(servers.machine() + "\n")
     print("| revision | " + " | ".join(f"{g}, us per request (ratio to {first})" for g in games) + " |")
     print("|---" * (len(games) + 1) + "|")
     for rev in args.revisions:

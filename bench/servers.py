@@ -2,24 +2,44 @@
 own settings (``gunicorn -c gunicorn.conf.py``), so a benchmark follows any change made there
 (worker class, keep-alive, preload). Only 127.0.0.1 and free ports; everything started here is
 stopped by the caller through :func:`stop`. Also :func:`callgrind_total`, the instruction count
-of one command.
+of one command, and :func:`machine`, the line each script prints first.
 """
 
 from __future__ import annotations
 
 import os
+import platform
 import re
 import runpy
 import socket
 import subprocess
 import sys
 import time
+import timeit
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
+
+
+def machine() -> str:
+    """One line naming the machine the figures come from: CPUs, their model, Python, and the
+    time of ``sum(range(1000))`` (best of 5, as ``python -m timeit`` prints it), so that figures
+    of different machines can be told apart from figures of different code."""
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    loops = 10_000
+    best = min(timeit.repeat("sum(range(1000))", number=loops, repeat=5)) / loops
+    return (f"machine: {os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
+            f"sum(range(1000)) in {best * 1e6:.1f} us (timeit, best of 5)")
 
 
 def free_port() -> int:
