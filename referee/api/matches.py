@@ -33,7 +33,7 @@ from marshmallow import ValidationError
 from referee.api import adjudication, conditions, examples, live
 from referee.api.fast_nested import fast_load
 from referee.api.games import json_response, request_language
-from referee.api.metrics import count_store_error, count_verdict
+from referee.api.metrics import count_store_error, count_verdict, name_game
 from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
                                        MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
 from referee.api.parsing import Blueprint, fast_body
@@ -160,6 +160,7 @@ def _read(match_id: str, seat: int | None):
     its secret (422/401/403 otherwise); 404 for an unknown match."""
     snap = _snapshot(match_id)
     meta = json.loads(snap.meta)
+    name_game(meta["game"])
     if seat is not None:
         _require_seat(meta, seat)
     return snap, meta
@@ -260,6 +261,7 @@ def create_match(body):
     secret per seat (shown only here) and the spectator's view; 422 for an unknown game
     (pointer /game), a player count or options the game cannot be played with."""
     game = GAMES[body["game"]]
+    name_game(game.id)
     if body["players"] not in game.player_counts:
         raise ProblemError(422, "The game cannot be played with this number of players.",
                            [("/players", f"must be one of {list(game.player_counts)}")])
@@ -509,6 +511,7 @@ def post_move(body, match_id):
     cached = snapshot is not None
     version, head, meta, state, state_before = snapshot if cached else _stored(match_id)
     game = GAMES[meta["game"]]  # (meta never changes: the move is checked against it once)
+    name_game(game.id)
     try:
         move = _load(_schema(_MOVE_SCHEMAS, game.id, "MOVE"), body["move"], "/move")
         for name in _LISTING_ONLY:

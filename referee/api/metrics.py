@@ -58,9 +58,15 @@ def metrics():
     return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
 
 
+def name_game(game_id: str) -> None:
+    """Name the request's game for the request metrics, where the path does not (a match's
+    game is known once its snapshot is read)."""
+    g._get_current_object().metrics_game = game_id
+
+
 def count_verdict(game_id: str, legal: bool) -> None:
     """Count a verdict (and name the request's game for the request metrics)."""
-    g._get_current_object().metrics_game = game_id
+    name_game(game_id)
     key = (game_id, legal)
     counter = _VERDICT_CHILDREN.get(key)
     if counter is None:

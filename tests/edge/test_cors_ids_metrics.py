@@ -184,6 +184,41 @@ def test_metrics_count_every_operation_across_two_workers(tmp_path):
         redis_server.stop()
 
 
+def test_match_requests_are_counted_under_their_game():
+    """README, Metrics: requests are counted "by operation, game and status". A match's game is
+    known once its snapshot is read, so every match operation on an existing match names it,
+    whatever the status; an unknown match has none."""
+    client = create_app({"TESTING": True}).test_client()
+    created = client.post("/v1/matches", json={"game": "call-of-katulhu", "players": 2, "seed": "metrics-game"})
+    assert created.status_code == 201
+    match_id = created.get_json()["id"]
+    secret = created.get_json()["seats"][0]["secret"]
+    before = client.get("/metrics").get_data(as_text=True)
+    placement = client.get(f"/v1/matches/{match_id}/legal-moves?seat=0",
+                           headers={"Authorization": f"Bearer {secret}"}).get_json()["moves"][0]
+    answers = {
+        ("get_match", "200"): client.get(f"/v1/matches/{match_id}"),
+        ("get_log", "200"): client.get(f"/v1/matches/{match_id}/log"),
+        ("get_legal_moves", "401"): client.get(f"/v1/matches/{match_id}/legal-moves?seat=1"),
+        ("post_move", "412"): client.post(f"/v1/matches/{match_id}/moves", json={"move": placement},
+                                          headers={"Authorization": f"Bearer {secret}", "If-Match": '"3"'}),
+        ("post_move", "200"): client.post(f"/v1/matches/{match_id}/moves", json={"move": placement},
+                                          headers={"Authorization": f"Bearer {secret}", "If-Match": '"0"'}),
+    }
+    assert {key: answer.status_code for key, answer in answers.items()} == {key: int(key[1]) for key in answers}
+    assert client.get("/v1/matches/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
+    after = client.get("/metrics").get_data(as_text=True)
+    for operation, status in answers:
+        counted = (_metric(after, "referee_requests_total", operation=operation, game="call-of-katulhu", status=status)
+                   - _metric(before, "referee_requests_total", operation=operation, game="call-of-katulhu",
+                             status=status))
+        assert counted == 1, (operation, status)
+    assert _metric(after, "referee_requests_total", operation="create_match", game="call-of-katulhu",
+                   status="201") >= 1
+    assert (_metric(after, "referee_requests_total", operation="get_match", game="-", status="404")
+            - _metric(before, "referee_requests_total", operation="get_match", game="-", status="404")) == 1
+
+
 def test_store_errors_are_counted(tmp_path):
     server = start_gunicorn(tmp_path, REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
     try:
