@@ -119,7 +119,7 @@ def test_the_readme_worked_example_a_disputed_capture(mclient):
     assert not disputed["legal"] and disputed["version"] == 0
     assert disputed["violations"] == [{"code": "CONDITION_NOT_MET", "rule": "Activating the Action Block",
                                        "message": "The activation condition Enemy Possession of card capture-4 "
-                                                  "is not met."}]
+                                                  "is not met: your clan is in possession of the yarn ball."}]
     assert move(0, 0, play(0, "P4", pair={"action": "movement", "direction": "black"}))["legal"]
     stolen = move(1, 1, play(1, "capture-4", block=block))
     assert stolen["legal"] and stolen["state"]["ball"] == {"spot": "black_alley", "colour": "black"}

@@ -126,15 +126,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PLAY),
     "CHOICE_MISSING": ("The move must state {field} (null when unused).", TURN),
     "NO_PAIR": ("Card {card} does not make a pair with {top}.", PAIR),
-    "PAIR_ACTION_NOT_POSSIBLE": ("The basic action {action} is not possible now.", PAIR),
+    "PAIR_ACTION_NOT_POSSIBLE": ("The basic action {action} is not possible now: {reason}.", PAIR),
     "COUNTER_NEEDS_DECK_HOCKEY": ("Only with the Deck Hockey variant can a pair counter a stash.", VARIANTS),
     "DIRECTIONS_MISMATCH": ("The move states {given} movement direction(s) but the movements need {needed}.", INFLUENCE),
     "MOVE_OFF_ALLEYS": ("The yarn ball cannot move {distance} toward {direction} from {spot}: it stays on the alley cards.", INFLUENCE),
     "NO_ACTION_BLOCK": ("Card {card} has no action block.", BLOCK),
-    "CONDITION_NOT_MET": ("The activation condition {condition} of card {card} is not met.", BLOCK),
+    "CONDITION_NOT_MET": ("The activation condition {condition} of card {card} is not met: {reason}.", BLOCK),
     "BAR_CHOICES": ("Card {card} has {needed} bar(s): choose one side of each ({given} given).", ICONS),
     "BAR_SIDE": ("Bar {bar} of card {card} has no side {side}.", ICONS),
-    "EFFECT_NOT_APPLICABLE": ("The effect {effect} of card {card} cannot be applied now; an action block is played in full or not at all.", BLOCK),
+    "EFFECT_NOT_APPLICABLE": ("The effect {effect} of card {card} cannot be applied now ({reason}); an action block is played in full or not at all.", BLOCK),
     "ORDER_REQUIRED": ("A combo states its order: pair_first or block_first.", COMBO),
     "ORDER_UNEXPECTED": ("An order is stated only for a combo (the pair and the action block).", COMBO),
     "STASH_ENDS_TURN": ("A stash attempt ends the turn at once: nothing can follow it.", STASH),
@@ -168,6 +168,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "NOTHING_TO_SHOW": ("Only an alpha card still face down in front of its player is shown, once the game has "
                         "ended.", WINNER),
 }
+
+
+# Why an action or effect on the yarn ball cannot be applied, or a condition is not met (the
+# ``reason`` word parameter; rulebook, Making a Pair and Icons). All of it is on the table.
+NOT_ON_ALLEY = "ball_not_on_alley"
+HELD_BY_YOUR_CLAN = "ball_held_by_your_clan"
+HELD_BY_ENEMY = "ball_held_by_enemy"
+NOT_ADJACENT_TO_HIDEOUT = "ball_not_adjacent_to_hideout"
+NOT_AT_STASH_DISTANCE = "ball_not_at_stash_distance"
+NO_STASH_TO_COUNTER = "no_stash_to_counter"
+UNKNOWN_ACTION = "unknown_action"
+UNKNOWN_EFFECT = "unknown_effect"
 
 
 def _violation(code: str, **params: Any) -> Violation:
@@ -407,7 +419,7 @@ def _plan(kind: C.Kind, card: str, top_card: str, pair: Any, block: Any, order: 
             return _violation("NO_PAIR", card=card, top=top_card), None, 0
         action, direction = pair.get("action"), pair.get("direction")
         if action not in PAIR_ACTIONS:
-            return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None, 0
+            return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action, reason=UNKNOWN_ACTION), None, 0
         if action == "counter" and not deck_hockey:
             return _violation("COUNTER_NEEDS_DECK_HOCKEY"), None, 0
         needed = 1 if action == "movement" else 0
@@ -471,24 +483,28 @@ def _ball_effect(ball: _Ball, name: str, amount: int, direction: str | None, cla
     """Apply steal, movement, stash or counter to ``ball`` for ``clan``, by ``"pair"`` (a basic
     action) or ``"block"`` (an action block): the same rules (2. Influencing the Yarn Ball).
     Returns None when applied, ``"off_alleys"`` when a movement would leave the alley cards,
-    ``"not_applicable"`` otherwise (the ball is left as it was)."""
+    otherwise why it does not apply (a reason above; the ball is left as it was)."""
     spot = ball.spot
     if name == "steal":
-        if spot not in C.ALLEYS or ball.colour == clan:
-            return "not_applicable"
+        if spot not in C.ALLEYS:
+            return NOT_ON_ALLEY
+        if ball.colour == clan:
+            return HELD_BY_YOUR_CLAN
         ball.colour = clan
         ball.events.append({"type": "ball_stolen", "by": by, "clan": clan, "spot": C.SPOTS[spot]})
     elif name == "movement":
         if spot not in C.ALLEYS:
-            return "not_applicable"
+            return NOT_ON_ALLEY
         target = spot + amount * C.DIRECTIONS[direction]
         if target not in C.ALLEYS:
             return "off_alleys"
         ball.events.append({"type": "ball_moved", "by": by, "from": C.SPOTS[spot], "to": C.SPOTS[target]})
         ball.spot = target
     elif name == "stash":
-        if ball.colour != clan or spot != _stash_start(clan, amount):
-            return "not_applicable"
+        if ball.colour != clan:
+            return HELD_BY_ENEMY
+        if spot != _stash_start(clan, amount):
+            return NOT_ADJACENT_TO_HIDEOUT if amount == 1 else NOT_AT_STASH_DISTANCE
         ball.spot = C.HIDEOUT[clan]
         ball.stashed = True
         ball.events.append({"type": "stash_attempt", "by": by, "clan": clan})
@@ -497,7 +513,7 @@ def _ball_effect(ball: _Ball, name: str, amount: int, direction: str | None, cla
             ball.events.append({"type": "skip_cancelled"})
     else:  # counter
         if spot != C.HIDEOUT[C.ENEMY[clan]]:
-            return "not_applicable"
+            return NO_STASH_TO_COUNTER
         ball.spot = _adjacent_alley(spot)
         ball.countered = True
         ball.events.append({"type": "countered", "by": by, "clan": clan, "to": C.SPOTS[ball.spot]})
@@ -521,18 +537,19 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
         if step[0] == "pair":
             action, direction = step[1], step[2]
             # The basic Movement needs possession; the other basic actions check it themselves.
-            failure = "not_applicable" if action == "movement" and ball.colour != clan else \
+            failure = HELD_BY_ENEMY if action == "movement" and ball.colour != clan else \
                 _ball_effect(ball, action, 1, direction, clan, "pair")
             if failure == "off_alleys":
                 return _violation("MOVE_OFF_ALLEYS", distance=1, direction=direction, spot=C.SPOTS[ball.spot]), None
             if failure:
-                return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action), None
+                return _violation("PAIR_ACTION_NOT_POSSIBLE", action=action, reason=failure), None
             continue
         chosen, directions = step[1], step[2]
         for condition in kind.conditions + tuple(c for opt in chosen for c in opt.conditions):
             holds = (ball.colour == clan) if condition == C.POSSESSION else (ball.colour != clan)
             if not holds:
-                return _violation("CONDITION_NOT_MET", condition=condition, card=card), None
+                return _violation("CONDITION_NOT_MET", condition=condition, card=card,
+                                  reason=HELD_BY_ENEMY if condition == C.POSSESSION else HELD_BY_YOUR_CLAN), None
         d = 0
         for opt in chosen:
             for effect in opt.effects:
@@ -550,10 +567,12 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
                         return _violation("MOVE_OFF_ALLEYS", distance=amount, direction=direction,
                                           spot=C.SPOTS[ball.spot]), None
                     if failure:
-                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card,
+                                          reason=failure), None
                 elif name == "coin_flip":
                     if ball.spot not in C.ALLEYS:
-                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                        return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card,
+                                          reason=NOT_ON_ALLEY), None
                     ball.colour = coins[coin_index]
                     coin_index += 1
                     ball.events.append({"type": "coin_flipped", "colour": ball.colour, "spot": C.SPOTS[ball.spot]})
@@ -565,7 +584,8 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
                         return _violation("REPLAY_NOTHING_TO_PLAY", card=card), None
                     replay = True
                 else:  # pragma: no cover - every effect of the catalogue is handled above
-                    return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card), None
+                    return _violation("EFFECT_NOT_APPLICABLE", effect=_effect_name(effect), card=card,
+                                      reason=UNKNOWN_EFFECT), None
     if answering and not ball.countered:
         return _violation("MUST_COUNTER"), None
     if replay and (ball.stashed or ball.skip):
@@ -737,7 +757,7 @@ class Catatac(Game):
     messages = MESSAGES
     disclosure = DISCLOSURE
     word_params = frozenset({"action", "bar", "condition", "direction", "effect", "expected", "field", "given",
-                             "side", "spot"})
+                             "reason", "side", "spot"})
 
     # -- description ---------------------------------------------------------------------
 
