@@ -143,3 +143,30 @@ def test_a_move_without_a_version_in_if_match_is_428_and_its_title_fits_both_cas
     answer = client.post(f"/v1/matches/{created['id']}/moves", json={"move": move}, headers=headers)
     assert answer.status_code == 428 and answer.content_type == PROBLEM
     assert answer.get_json()["title"] == "This request needs If-Match naming a version"
+
+
+def test_simultaneous_placements_are_one_version_each(mclient):
+    """docs/matches.md, Versions: Call of Katulhu's seats place at the same time (rulebook,
+    Gameplay: both players place their 4 selected toys), but each placement is a version. The
+    second seat's placement chosen on version 0 gets 412; at version 1 its view shows only that
+    the other seat has placed, and the same placement sent on version 1 lands and reveals both."""
+    created = mclient.post("/v1/matches", json={"game": "call-of-katulhu", "players": 2, "seed": "together"}).get_json()
+    match = f"/v1/matches/{created['id']}"
+    chosen = {}
+    for seat in (0, 1):
+        listed = mclient.get(f"{match}/legal-moves?seat={seat}", headers=_auth(created, seat))
+        assert listed.headers["ETag"] == '"0"'
+        chosen[seat] = listed.get_json()["moves"][0]
+    first = mclient.post(f"{match}/moves", json={"move": chosen[0]}, headers={**_auth(created, 0), "If-Match": '"0"'})
+    assert first.status_code == 200 and first.get_json()["legal"] and first.headers["ETag"] == '"1"'
+    late = mclient.post(f"{match}/moves", json={"move": chosen[1]}, headers={**_auth(created, 1), "If-Match": '"0"'})
+    assert late.status_code == 412 and late.headers["ETag"] == '"1"'
+    seen = mclient.get(f"{match}?seat=1", headers=_auth(created, 1)).get_json()["state"]["players"][0]
+    assert seen["placed"] is True and "placement" not in seen and "hand" not in seen
+    assert chosen[1] in mclient.get(f"{match}/legal-moves?seat=1", headers=_auth(created, 1)).get_json()["moves"]
+    second = mclient.post(f"{match}/moves", json={"move": chosen[1]}, headers={**_auth(created, 1), "If-Match": '"1"'})
+    assert second.status_code == 200 and second.get_json()["legal"] and second.headers["ETag"] == '"2"'
+    revealed = [event for event in second.get_json()["events"] if event["type"] == "toys_revealed"]
+    # Both placements, slot by slot (rulebook, Reveal): seat 0's toy, then seat 1's.
+    assert [slot["toys"] for slot in revealed[0]["slots"]] == [list(pair) for pair in zip(chosen[0]["toys"],
+                                                                                           chosen[1]["toys"])]
