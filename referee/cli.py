@@ -50,6 +50,18 @@ def _cannot_listen(address: str) -> str | None:
     return None
 
 
+def _free_neighbour(address: str, tries: int = 20) -> str | None:
+    """The first of the next ``tries`` ports on the host of ``address`` (HOST:PORT) that can be
+    listened on now, as HOST:PORT; None when none is, or the address is not HOST:PORT."""
+    host, _, port = address.rpartition(":")
+    if not host or not ascii_digits(port) or address.startswith("unix:"):
+        return None
+    for candidate in range(int(port) + 1, min(int(port) + 1 + tries, 65536)):
+        if _cannot_listen(f"{host}:{candidate}") is None:
+            return f"{host}:{candidate}"
+    return None
+
+
 def _fail(body: dict) -> None:
     click.echo(adjudication.dumps(body), err=True)
     sys.exit(2)
@@ -120,8 +132,10 @@ def serve(bind: str | None, workers: int | None) -> None:
     address = os.environ.get("BIND", DEFAULT_BIND)
     reason = _cannot_listen(address)
     if reason:
+        free = _free_neighbour(address)
+        example = f", e.g. BIND={free} (free now)" if free else ""
         click.echo(f"referee serve: cannot listen on {address} ({reason}). Set BIND (or --bind HOST:PORT) to a "
-                   f"free address, e.g. BIND=127.0.0.1:8001.", err=True)
+                   f"free address{example}.", err=True)
         sys.exit(1)
     if workers:
         os.environ["WEB_CONCURRENCY"] = str(workers)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -63,18 +64,29 @@ def test_catatac_table_draw_of_a_card_no_deck_has_is_unknown_card():
     assert codes({"type": "draw", "player": 0, "card": "P1-1"}) == ["CARD_NOT_IN_DECK"]  # a real card, elsewhere
 
 
-def test_referee_serve_on_a_taken_port_names_bind():
-    with socket.socket() as taken:
+def test_referee_serve_on_a_taken_port_names_bind_and_a_free_port():
+    """The hint names a port that is free now: the next one is taken too, so it is not that."""
+    with socket.socket() as taken, socket.socket() as next_taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
+        try:
+            next_taken.bind(("127.0.0.1", port + 1))
+            next_taken.listen()
+        except OSError:
+            pass  # in use already: either way the hint must pass over it
         env = {k: v for k, v in os.environ.items() if k not in ("BIND", "REDIS_URL", "WEB_CONCURRENCY")}
         env["BIND"] = f"127.0.0.1:{port}"
         result = subprocess.run([str(Path(sys.executable).with_name("referee")), "serve"], env=env, cwd="/",
                                 capture_output=True, text=True, timeout=60)
-    assert result.returncode == 1
-    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
-    assert "Set BIND" in result.stderr and "--bind" in result.stderr
+        assert result.returncode == 1
+        assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+        assert "Set BIND" in result.stderr and "--bind" in result.stderr
+        suggested = re.search(r"e\.g\. BIND=127\.0\.0\.1:(\d+) \(free now\)", result.stderr)
+        assert suggested, result.stderr
+        assert int(suggested.group(1)) > port + 1
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", int(suggested.group(1))))  # free indeed
 
 
 def test_scratch_and_catch_seeded_pile_play_naming_a_card_reads_as_a_sentence():
