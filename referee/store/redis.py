@@ -171,7 +171,7 @@ class IdleCheckedConnection(redis.Connection):
         return super().can_read(timeout)
 
 
-WAIT_MARGIN_SECONDS = 2.0   # the blocking client's socket timeout exceeds the longest wait by this
+WAIT_MARGIN_SECONDS = 1.0   # a blocking read's answer may come this long after its block time
 VERSIONS_KEPT = 16          # entries of a match's versions stream (only the newest one matters)
 
 
@@ -332,6 +332,30 @@ class RedisStore:
                 self._blocking_pid = pid
             return self._blocking
 
+    def _block_on(self, stream: str, last: str, block_ms: int) -> None:
+        """``XREAD BLOCK block_ms`` on ``stream`` after id ``last``, on one connection of the
+        blocking client, given up WAIT_MARGIN_SECONDS after its block time: a Redis that stops
+        answering (frozen, or a network that drops everything) costs a wait that much more than
+        asked, not the blocking client's socket timeout (the longest wait). Raises redis-py's
+        errors; a connection that failed or was given up is disconnected before it goes back."""
+        client = self.blocking_client()
+        if self.cluster:
+            client = client.get_redis_connection(client.get_node_from_key(stream))
+        pool = client.connection_pool
+        connection = pool.get_connection()
+        try:
+            connection.send_command("XREAD", "COUNT", 1, "BLOCK", block_ms, "STREAMS", stream, last)
+            if not connection.can_read(timeout=block_ms / 1000 + WAIT_MARGIN_SECONDS):
+                raise RedisTimeoutError(f"no answer within {block_ms / 1000 + WAIT_MARGIN_SECONDS:g} s of XREAD BLOCK")
+            connection.read_response()
+        except ResponseError:
+            raise  # an error reply: the connection itself is fine
+        except BaseException:
+            connection.disconnect()
+            raise
+        finally:
+            pool.release(connection)
+
     def close(self) -> None:
         with self._lock:
             if self._blocking is not None:
@@ -410,7 +434,7 @@ class RedisStore:
         if current is None or int(current) != version:
             return None if current is None else int(current)
         try:
-            self.blocking_client().xread({stream: last}, count=1, block=max(1, int(timeout * 1000)))
+            self._block_on(stream, last, max(1, int(timeout * 1000)))
         except (RedisError, RedisClusterException, OSError) as error:
             raise StoreUnavailable(f"Redis did not answer: {error}") from None
         finally:

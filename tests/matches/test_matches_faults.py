@@ -9,13 +9,14 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import pytest
 
 from referee.app import create_app
 from referee.games import GAMES
-from referee.store.redis import RedisStore
+from referee.store.redis import WAIT_MARGIN_SECONDS, RedisStore
 from tests.matches.matches_support import RedisServer, free_port
 
 GAME = GAMES["scratch-and-catch"]
@@ -113,4 +114,55 @@ def test_outage_and_recovery(server):
     version = play_one(client, store, match, version)
     log = client.get(f"/v1/matches/{match['id']}/log").get_json()
     assert [e["version"] for e in log["entries"]] == [1, 2, 3]
+    store.close()
+
+
+def _frozen_during(server, seconds_before, request):
+    """Run ``request()`` in a thread, freeze Redis (SIGSTOP) ``seconds_before`` later, and
+    return (its result, the seconds it took)."""
+    outcome = {}
+
+    def run():
+        started = time.monotonic()
+        outcome["result"] = request()
+        outcome["took"] = time.monotonic() - started
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(seconds_before)
+    os.kill(server.process.pid, signal.SIGSTOP)
+    try:
+        thread.join(60)
+    finally:
+        os.kill(server.process.pid, signal.SIGCONT)
+    assert not thread.is_alive()
+    return outcome["result"], outcome["took"]
+
+
+def test_a_long_poll_on_a_frozen_redis_ends_about_a_second_after_its_wait(server):
+    """docs/matches.md, Faults: a Redis that stops answering while a request waits for a move
+    costs the wait asked (Prefer: wait=1) and about a second more, then 503; not the longest
+    wait (30 s) whatever was asked."""
+    server.start()
+    store = RedisStore(server.url, ttl=600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
+    answer, took = _frozen_during(server, 0.3, lambda: client.get(
+        f"/v1/matches/{match['id']}", headers={"If-None-Match": '"0"', "Prefer": "wait=1"}))
+    assert_unavailable(answer)
+    assert took < 1 + WAIT_MARGIN_SECONDS + 1.5, f"503 after {took:.1f} s"
+    store.close()
+
+
+def test_an_event_stream_on_a_frozen_redis_says_unavailable_after_its_heartbeat(server):
+    """docs/events.md: a stream whose store stops answering ends with ``event: unavailable``;
+    with a frozen Redis that comes about a second after the heartbeat interval."""
+    server.start()
+    store = RedisStore(server.url, ttl=600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store, "REFEREE_EVENTS_HEARTBEAT_SECONDS": 1}).test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
+    body, took = _frozen_during(server, 0.3, lambda: client.get(f"/v1/matches/{match['id']}/events").get_data(
+        as_text=True))
+    assert body.startswith("retry: ") and "event: unavailable" in body
+    assert took < 1 + WAIT_MARGIN_SECONDS + 1.5, f"unavailable after {took:.1f} s"
     store.close()
