@@ -1,9 +1,12 @@
-"""One deadline per request for every call to the match store, all attempts included.
+"""The deadline of a request's calls to the match store, all attempts included.
 
-The HTTP layer opens a budget at the start of each request (:func:`open_budget`); the first
-store call of the request starts its clock, and every later call and retry of the same
-request shares what is left. Outside a request (command line, benchmarks) each store call
-gets a deadline of its own. A context variable, so each thread or gevent greenlet has its own.
+The HTTP layer opens a budget at the start of each request (:func:`open_budget`); a store
+call starts its clock, and the retries and later calls of the same request share what is left
+until Redis answers one of them: the store then starts the clock again (:func:`renew_budget`)
+for the next call. So a Redis that stops answering costs a request about one deadline, while
+the time a busy worker takes between two answered calls (hundreds of requests woken at once)
+is not charged to Redis. Outside a request (command line, benchmarks) each store call gets a
+deadline of its own. A context variable, so each thread or gevent greenlet has its own.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ def open_budget() -> None:
 
 
 def renew_budget() -> None:
-    """After an intended wait (a long-poll): the request's next store call starts a new clock."""
+    """After a call Redis answered, or an intended wait (a long-poll): the request's next
+    store call starts a new clock."""
     budget = _budget.get()
     if budget is not None:
         budget.until = None

@@ -18,11 +18,13 @@ one Lua script, one round trip: idempotency lookup, version check, and the write
 version, log entry and key, and the version announced on the versions stream, happen in one
 atomic step.
 
-Retries and the deadline: redis-py itself does not retry; this module does, within one
-deadline per request (:mod:`referee.store.deadline`, ``deadline`` seconds for every call and
-attempt of a request). A retry starts only while at least one socket timeout is left, so a
-frozen Redis costs a request about ``deadline`` seconds (at worst one more socket timeout,
-when a retry's connect and reply both wait), then 503.
+Retries and the deadline: redis-py itself does not retry; this module does, within the
+request's deadline (:mod:`referee.store.deadline`, ``deadline`` seconds for the attempts of
+its calls, started again after each call Redis answered). A retry starts only while at least
+one socket timeout is left, so a frozen Redis costs a request about ``deadline`` seconds (at
+worst one more socket timeout, when a retry's connect and reply both wait), then 503.
+Concurrent reads of the same match by the requests of one process share one call
+(:mod:`referee.store.coalesce`).
 Every script may run twice (a reply lost to a timeout is not a command not run), so each
 recognises its own earlier run: a commit carries a token made once per :meth:`commit` call
 and stored with the version it created; a second run finds the token and answers that
@@ -60,6 +62,7 @@ from redis.retry import Retry
 from referee.limits import MAX_IDEMPOTENCY_KEYS
 from referee.store import (DEFAULT_DEADLINE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_WAITING, DEFAULT_SOCKET_TIMEOUT,
                            DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS, Commit, Snapshot, StoreUnavailable)
+from referee.store.coalesce import Coalescer
 from referee.store.deadline import deadline_for, renew_budget
 
 RETRIES = 2
@@ -213,6 +216,8 @@ class RedisStore:
         self._scripts: dict[str, Any] = {}
         self._blocking: Any = None
         self._blocking_pid = 0
+        self._coalescer = Coalescer()
+        self._coalescer_pid = os.getpid()
 
     # -- connection ------------------------------------------------------------------------
 
@@ -268,11 +273,17 @@ class RedisStore:
                 raise StoreUnavailable("Redis did not answer within the request's deadline")
             client = self.client()
             try:
-                return operation(client)
+                answer = operation(client)
             except TRANSIENT as error:
                 failure = error
             except (RedisError, RedisClusterException) as error:
                 raise StoreUnavailable(f"Redis did not answer: {error}") from None
+            else:
+                # Redis answered: the request's next call gets a deadline of its own. The time
+                # between calls is the worker's (hundreds of requests woken at once queue for
+                # it), not Redis's, and a Redis that stops answering fails the next call in time.
+                renew_budget()
+                return answer
             attempt += 1
             pause = BACKOFF * 2 ** (attempt - 1)
             if attempt > self.retries or deadline - time.monotonic() < pause + self.socket_timeout:
@@ -379,7 +390,18 @@ class RedisStore:
                   [meta, state, repr(now), self.ttl * 1000, head])
         return head
 
+    def _shared(self, key: tuple, call: Callable[[], T]) -> T:
+        """``call()``, shared with the requests of this process reading the same ``key`` at the
+        same moment (:mod:`referee.store.coalesce`): a burst of reads of one match (long-polls
+        arriving or woken together) makes one or two round trips, not one per request."""
+        if self._coalescer_pid != os.getpid():  # a forked worker: the parent's calls are not its own
+            self._coalescer, self._coalescer_pid = Coalescer(), os.getpid()
+        return self._coalescer.run(key, call)
+
     def get(self, match_id: str) -> Snapshot | None:
+        return self._shared(("get", match_id), lambda: self._get(match_id))
+
+    def _get(self, match_id: str) -> Snapshot | None:
         snap = keys_of(match_id)[0]
         meta, version, state, updated, head = self._call(
             lambda client: client.hmget(snap, ("meta", "version", "state", "updated", "head")))
@@ -430,7 +452,7 @@ class RedisStore:
             newest = client.xrevrange(stream, count=1)
             return (newest[0][0] if newest else "0-0"), client.hget(snap, "version")
 
-        last, current = self._call(newest_and_version)
+        last, current = self._shared(("newest", match_id), lambda: self._call(newest_and_version))
         if current is None or int(current) != version:
             return None if current is None else int(current)
         try:
@@ -439,7 +461,7 @@ class RedisStore:
             raise StoreUnavailable(f"Redis did not answer: {error}") from None
         finally:
             renew_budget()  # the wait is not store work: what follows gets a deadline of its own
-        current = self._call(lambda client: client.hget(snap, "version"))
+        current = self._shared(("version", match_id), lambda: self._call(lambda client: client.hget(snap, "version")))
         return None if current is None else int(current)
 
     def health(self) -> dict:
