@@ -420,13 +420,14 @@ def get_log(query, match_id):
                     "503": _UNAVAILABLE})
 def get_legal_moves(query, match_id):
     """Every move seat ``?seat=N`` may make now (with its secret), as that seat may see them:
-    a value hidden from the seat is null. Send one of them to ``POST .../moves`` with the ETag."""
+    a value hidden from the seat is null. Send one of them to ``POST .../moves`` with the ETag.
+    None once the match holds MAX_MATCH_MOVES moves (it takes no more)."""
     seat = query["seat"]
     snap, meta = _read(match_id, seat)
     game = GAMES[meta["game"]]
-    state = json.loads(snap.state)
+    moves = game.seat_moves(json.loads(snap.state), seat) if snap.version < MAX_MATCH_MOVES else []
     return _private(json_response({"id": match_id, "game": game.id, "version": snap.version, "seat": seat,
-                                   "moves": game.seat_moves(state, seat)}), snap.version)
+                                   "moves": moves}), snap.version)
 
 
 def _fingerprint(seat: int, move: dict) -> str:

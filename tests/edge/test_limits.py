@@ -110,6 +110,11 @@ def test_a_match_holds_at_most_max_match_moves_moves():
     problem = refused.get_json()
     assert problem["type"] == "/problems/limit-exceeded" and str(MAX_MATCH_MOVES) in problem["detail"]
     assert store.get(match_id).version == MAX_MATCH_MOVES
+    # legal-moves lists what POST .../moves would take: nothing now, for either seat.
+    for seat in (0, 1):
+        listed = client.get(f"/v1/matches/{match_id}/legal-moves?seat={seat}",
+                            headers={"Authorization": f"Bearer {secrets[seat]}"})
+        assert listed.status_code == 200 and listed.get_json()["moves"] == []
 
 
 @pytest.mark.parametrize("path", ["/v1/games/catatac/legal-moves", "/v1/games/scratch-and-catch/adjudicate"])
