@@ -44,12 +44,13 @@ service starts while Redis is down. Every failure to reach Redis raises
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import select
 import threading
 import time
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
@@ -139,6 +140,22 @@ if old then return old end
 redis.call('PEXPIRE', KEYS[3], t)
 return false
 """
+
+
+@contextlib.contextmanager
+def _connection(pool: Any) -> Iterator[Any]:
+    """One connection of ``pool`` for a command sent by hand; disconnected before it goes back
+    when anything but an error reply interrupted it (a reply may still be on its way)."""
+    connection = pool.get_connection()
+    try:
+        yield connection
+    except ResponseError:
+        raise  # an error reply: the connection itself is fine
+    except BaseException:
+        connection.disconnect()
+        raise
+    finally:
+        pool.release(connection)
 
 
 def _os_poll() -> Callable[[], Any]:
@@ -303,9 +320,7 @@ class RedisStore:
         about a tenth of a match move's CPU in a gevent worker. A connection that failed
         mid-command is disconnected before it goes back to the pool."""
         script = self._scripts[name]
-        pool = client.connection_pool
-        connection = pool.get_connection()
-        try:
+        with _connection(client.connection_pool) as connection:
             try:
                 connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
                 return connection.read_response()
@@ -314,13 +329,6 @@ class RedisStore:
                 connection.read_response()
                 connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
                 return connection.read_response()
-        except ResponseError:
-            raise  # an error reply: the connection itself is fine
-        except BaseException:
-            connection.disconnect()
-            raise
-        finally:
-            pool.release(connection)
 
     def blocking_client(self) -> Any:
         """A second client for ``XREAD BLOCK`` only: its own connections, a socket timeout
@@ -352,20 +360,11 @@ class RedisStore:
         client = self.blocking_client()
         if self.cluster:
             client = client.get_redis_connection(client.get_node_from_key(stream))
-        pool = client.connection_pool
-        connection = pool.get_connection()
-        try:
+        with _connection(client.connection_pool) as connection:
             connection.send_command("XREAD", "COUNT", 1, "BLOCK", block_ms, "STREAMS", stream, last)
             if not connection.can_read(timeout=block_ms / 1000 + WAIT_MARGIN_SECONDS):
                 raise RedisTimeoutError(f"no answer within {block_ms / 1000 + WAIT_MARGIN_SECONDS:g} s of XREAD BLOCK")
             connection.read_response()
-        except ResponseError:
-            raise  # an error reply: the connection itself is fine
-        except BaseException:
-            connection.disconnect()
-            raise
-        finally:
-            pool.release(connection)
 
     def close(self) -> None:
         with self._lock:
