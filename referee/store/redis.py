@@ -62,7 +62,7 @@ from redis.retry import Retry
 
 from referee.limits import MAX_IDEMPOTENCY_KEYS
 from referee.store import (DEFAULT_DEADLINE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_WAITING, DEFAULT_SOCKET_TIMEOUT,
-                           DEFAULT_TTL_SECONDS, MAX_WAIT_SECONDS, Commit, Snapshot, StoreUnavailable)
+                           DEFAULT_TTL_SECONDS, Commit, Snapshot, StoreUnavailable)
 from referee.store.coalesce import Coalescer
 from referee.store.deadline import deadline_for, renew_budget
 
@@ -331,16 +331,17 @@ class RedisStore:
                 return connection.read_response()
 
     def blocking_client(self) -> Any:
-        """A second client for ``XREAD BLOCK`` only: its own connections, a socket timeout
-        longer than any wait, so that waiting requests never hold the pool of the others."""
+        """A second client for ``XREAD BLOCK`` only: its own connections, so that waiting
+        requests never hold the pool of the others. Its socket timeout is the store's (opening
+        a connection, its handshake, reading a reply that has begun to arrive): how long a
+        blocking read may wait is :meth:`_block_on`'s to say."""
         pid = os.getpid()
         if self._blocking is not None and self._blocking_pid == pid:
             return self._blocking
         with self._lock:
             if self._blocking is None or self._blocking_pid != pid:
-                timeout = MAX_WAIT_SECONDS + WAIT_MARGIN_SECONDS
                 # One connection per waiting slot: each waiting request holds one for its wait.
-                options = dict(decode_responses=True, socket_timeout=timeout,
+                options = dict(decode_responses=True, socket_timeout=self.socket_timeout,
                                socket_connect_timeout=self.socket_timeout, retry=Retry(NoBackoff(), 0),
                                max_connections=self.max_waiting, **self._checked())
                 try:

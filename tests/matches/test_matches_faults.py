@@ -13,10 +13,11 @@ import threading
 import time
 
 import pytest
+import redis
 
 from referee.app import create_app
 from referee.games import GAMES
-from referee.store.redis import WAIT_MARGIN_SECONDS, RedisStore
+from referee.store.redis import WAIT_MARGIN_SECONDS, RedisStore, versions_key
 from tests.matches.matches_support import RedisServer, free_port
 
 GAME = GAMES["scratch-and-catch"]
@@ -165,4 +166,22 @@ def test_an_event_stream_on_a_frozen_redis_says_unavailable_after_its_heartbeat(
         as_text=True))
     assert body.startswith("retry: ") and "event: unavailable" in body
     assert took < 1 + WAIT_MARGIN_SECONDS + 1.5, f"unavailable after {took:.1f} s"
+    store.close()
+
+
+def test_a_wait_that_opens_a_connection_to_a_frozen_redis_gives_up_as_quickly(server):
+    """A waiting request may need a new connection of the blocking client (a fresh worker, more
+    waiters than idle connections, or one disconnected after a give-up): opening it and its
+    handshake on a frozen Redis are bounded by the store's socket timeout, not by the longest
+    wait (31 s before)."""
+    server.start()
+    store = RedisStore(server.url, ttl=600, socket_timeout=0.25)
+    os.kill(server.process.pid, signal.SIGSTOP)
+    started = time.monotonic()
+    try:
+        with pytest.raises(redis.RedisError):
+            store._block_on(versions_key("frozen"), "0-0", 1000)   # no connection of its pool yet
+    finally:
+        os.kill(server.process.pid, signal.SIGCONT)
+    assert time.monotonic() - started < 1 + WAIT_MARGIN_SECONDS, f"gave up after {time.monotonic() - started:.1f} s"
     store.close()
