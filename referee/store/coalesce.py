@@ -11,7 +11,10 @@ that began before a write it must see). A caller arriving while a call for its k
 waits for that call to end, then shares the next one, which starts after it arrived. So every
 caller sees what it would have seen reading alone at some moment after it asked (reads stay
 linearizable). A call that fails fails every caller waiting for it, and the callers queued for
-the next call too (the store just failed: they are answered at once instead of trying again).
+the next call too (the store just failed: they are answered at once instead of trying again),
+so a failure may reach a caller that arrived while the failing call ran. A leader interrupted
+by something other than an error (its greenlet killed, a time limit) leaves its callers to
+read again themselves.
 
 Threads and gevent greenlets alike: the locks and events are the threading module's, which
 gevent's patching makes cooperative.
@@ -19,10 +22,16 @@ gevent's patching makes cooperative.
 
 from __future__ import annotations
 
+import copy
 import threading
 from typing import Callable, Hashable, TypeVar
 
 T = TypeVar("T")
+
+
+class _Abandoned(Exception):
+    """The caller leading a call was interrupted (its greenlet killed, a time limit): the
+    callers waiting for that call read again themselves."""
 
 
 class _Call:
@@ -34,11 +43,6 @@ class _Call:
         self.done = threading.Event()
         self.result = None
         self.error: BaseException | None = None
-
-    def outcome(self):
-        if self.error is not None:
-            raise self.error
-        return self.result
 
 
 class Coalescer:
@@ -65,19 +69,42 @@ class Coalescer:
                 after = running
         if not leads:
             mine.done.wait()
-            return mine.outcome()
+            if isinstance(mine.error, _Abandoned):
+                return self.run(key, call)
+            if mine.error is not None:
+                raise copy.copy(mine.error)  # a copy each: one object would gather every caller's frames
+            return mine.result
         if after is not None:
-            after.done.wait()           # it made ``mine`` the running call as it ended
-            if after.error is not None:
+            try:
+                after.done.wait()       # it made ``mine`` the running call as it ended
+            except BaseException:
+                self._abandon(key, mine)
+                raise
+            if after.error is not None and not isinstance(after.error, _Abandoned):
                 self._end(key, mine, None, after.error)
-                return mine.outcome()
+                raise copy.copy(after.error)
         try:
             result = call()
-        except BaseException as error:  # noqa: BLE001 - handed to every caller, then raised
+        except Exception as error:
             self._end(key, mine, None, error)
+            raise
+        except BaseException:
+            self._end(key, mine, None, _Abandoned())
             raise
         self._end(key, mine, result, None)
         return result
+
+    def _abandon(self, key: Hashable, queued: _Call) -> None:
+        """The leader of ``queued`` was interrupted while waiting for the running call."""
+        with self._lock:
+            still_queued = self._next.get(key) is queued
+            if still_queued:
+                del self._next[key]
+        if still_queued:
+            queued.error = _Abandoned()
+            queued.done.set()
+        else:  # the running call ended and made it the running one
+            self._end(key, queued, None, _Abandoned())
 
     def _end(self, key: Hashable, call: _Call, result, error: BaseException | None) -> None:
         """Publish ``call``'s outcome; the queued call for ``key``, if any, becomes the running one."""

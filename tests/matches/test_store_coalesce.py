@@ -108,3 +108,116 @@ def test_a_failed_call_fails_its_callers_and_the_queued_ones_without_another_cal
     with pytest.raises(ConnectionError):   # the next caller, alone, tries again
         coalescer.run("m", failing)
     assert gate.calls == 2
+
+
+def test_each_caller_gets_an_exception_of_its_own():
+    """One exception object raised in every caller would gather all their frames."""
+    coalescer, gate = Coalescer(), _Gate()
+
+    def failing():
+        gate()
+        raise ConnectionError("store down")
+
+    caught: list[BaseException] = []
+
+    def attempt():
+        try:
+            coalescer.run("m", failing)
+        except ConnectionError as error:
+            caught.append(error)
+
+    first, _ = _in_threads(1, attempt)
+    assert gate.entered.wait(5)
+    queued, _ = _in_threads(4, attempt)
+    _until(lambda: "m" in coalescer._next)
+    time.sleep(0.1)
+    gate.opened.set()
+    for thread in first + queued:
+        thread.join(10)
+    assert len(caught) == 5 and len({id(error) for error in caught}) == 5
+    assert all(str(error) == "store down" for error in caught)
+
+
+class _Stop(BaseException):
+    """An interruption that is not an error (a killed greenlet, a time limit)."""
+
+
+class _InterruptibleEvent:
+    """The running call's event, whose first ``wait`` is interrupted once ``interrupt`` is set."""
+
+    def __init__(self, event: threading.Event) -> None:
+        self.event, self.interrupt, self.interrupted = event, threading.Event(), False
+
+    def wait(self, timeout=None):
+        if not self.interrupted:
+            self.interrupted = True
+            assert self.interrupt.wait(10)
+            raise _Stop()
+        return self.event.wait(timeout)
+
+    def set(self):
+        self.event.set()
+
+
+def test_an_interrupted_leader_leaves_its_callers_to_read_again():
+    """The caller leading the queued call is interrupted while it waits for the running one:
+    the callers queued with it neither hang nor get its interruption; they read again, after
+    the running call, and the key is left clean."""
+    coalescer, gate = Coalescer(), _Gate()
+    first, first_results = _in_threads(1, lambda: coalescer.run("m", gate))
+    assert gate.entered.wait(5)
+    running = coalescer._running["m"]
+    running.done = _InterruptibleEvent(running.done)
+    outcomes: list = []
+
+    def interrupted_leader():
+        try:
+            coalescer.run("m", gate)
+        except _Stop:
+            outcomes.append("stopped")
+
+    leader = threading.Thread(target=interrupted_leader)
+    leader.start()
+    _until(lambda: "m" in coalescer._next)
+    followers, follower_results = _in_threads(3, lambda: coalescer.run("m", gate))
+    time.sleep(0.1)
+    running.done.interrupt.set()
+    leader.join(10)
+    assert outcomes == ["stopped"]
+    time.sleep(0.1)
+    gate.opened.set()
+    for thread in first + followers:
+        thread.join(10)
+        assert not thread.is_alive()
+    assert first_results == [1] and follower_results == [2, 2, 2]
+    assert coalescer._running == {} and coalescer._next == {}
+
+
+def test_a_leader_interrupted_during_its_call_leaves_its_callers_to_read_again():
+    coalescer, gate = Coalescer(), _Gate()
+
+    def interrupted():
+        gate()
+        raise _Stop()
+
+    outcomes: list = []
+
+    def leader():
+        try:
+            coalescer.run("m", interrupted)
+        except _Stop:
+            outcomes.append("stopped")
+
+    first = threading.Thread(target=leader)
+    first.start()
+    assert gate.entered.wait(5)
+    calls_before = gate.calls
+    followers, follower_results = _in_threads(3, lambda: coalescer.run("m", lambda: ("read", gate.calls)))
+    _until(lambda: "m" in coalescer._next)
+    time.sleep(0.1)
+    gate.opened.set()
+    for thread in [first, *followers]:
+        thread.join(10)
+    assert outcomes == ["stopped"]
+    assert follower_results == [("read", calls_before)] * 3   # one read of their own, shared
+    assert coalescer._running == {} and coalescer._next == {}
