@@ -72,11 +72,18 @@ def heartbeat_from_env(environ=os.environ) -> float:
     return float(environ.get("REFEREE_EVENTS_HEARTBEAT_SECONDS", "") or DEFAULT_HEARTBEAT_SECONDS)
 
 
-def preferred_wait(prefer: str | None) -> int | None:
+def max_wait_from_env(environ=os.environ) -> int:
+    """REFEREE_MAX_WAIT_SECONDS: the longest a request waits for a move (0 to MAX_WAIT_SECONDS,
+    default MAX_WAIT_SECONDS). referee/gunicorn_conf.py sets it below GUNICORN_TIMEOUT for sync
+    workers, which gunicorn kills when a request outlasts that timeout."""
+    raw = environ.get("REFEREE_MAX_WAIT_SECONDS", "").strip()
+    return min(max(int(raw), 0), MAX_WAIT_SECONDS) if raw else MAX_WAIT_SECONDS
+
+
+def preferred_wait(prefer: str | None, cap: int = MAX_WAIT_SECONDS) -> int | None:
     """The ``wait`` preference of a ``Prefer`` header (RFC 7240 section 4.3), in whole seconds,
-    at most MAX_WAIT_SECONDS (a longer wait, however many digits, is capped); None when absent
-    or not a non-negative integer (a preference that cannot be honoured is ignored, RFC 7240
-    section 2)."""
+    at most ``cap`` (a longer wait, however many digits, is capped); None when absent or not a
+    non-negative integer (a preference that cannot be honoured is ignored, RFC 7240 section 2)."""
     if not prefer:
         return None
     for preference in prefer.split(","):
@@ -84,7 +91,7 @@ def preferred_wait(prefer: str | None) -> int | None:
         if name.strip().lower() == "wait":
             value = value.strip().strip('"')
             if ascii_digits(value):
-                return MAX_WAIT_SECONDS if len(value) > 6 else min(int(value), MAX_WAIT_SECONDS)
+                return cap if len(value) > 6 else min(int(value), cap)
             return None
     return None
 

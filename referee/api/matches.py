@@ -319,7 +319,7 @@ def get_match(query, match_id):
 def _wait_for_change(match_id: str, snap):
     """With ``Prefer: wait=N``: the snapshot once the match is past ``snap``'s version, or
     ``snap`` after N seconds; None when the match is gone."""
-    wait = live.preferred_wait(request.headers.get("Prefer"))
+    wait = live.preferred_wait(request.headers.get("Prefer"), current_app.extensions["referee.max_wait"])
     if not wait:
         return snap
     with current_app.extensions["referee.waiting"].held():
@@ -333,7 +333,7 @@ def _preference_applied(response: Response) -> Response:
     """``Preference-Applied: wait=N`` on an answer that waited (or would have: the match moved
     during the wait), never on one answered at once because If-None-Match named an older
     version. Called only where If-None-Match named the current version."""
-    wait = live.preferred_wait(request.headers.get("Prefer"))
+    wait = live.preferred_wait(request.headers.get("Prefer"), current_app.extensions["referee.max_wait"])
     if wait is not None:
         response.headers["Preference-Applied"] = f"wait={wait}"
         response.vary.add("Prefer")
@@ -613,6 +613,7 @@ def register_matches(app: Flask, api: Api) -> None:
         app.config.get("REFEREE_SNAPSHOT_CACHE_BYTES", max_bytes_from_env()))
     app.extensions["referee.waiting"] = app.config.get("REFEREE_WAITING") or live.slots_from_env()
     app.extensions["referee.heartbeat"] = app.config.get("REFEREE_EVENTS_HEARTBEAT_SECONDS") or live.heartbeat_from_env()
+    app.extensions["referee.max_wait"] = app.config.get("REFEREE_MAX_WAIT_SECONDS", live.max_wait_from_env())
     api.spec.components.security_scheme(SECURITY_SCHEME, {
         "type": "http", "scheme": "bearer",
         "description": "a seat's secret, returned once when the match is created"})

@@ -295,3 +295,25 @@ def test_a_stream_whose_moves_the_store_lost_ends_so_that_the_client_resumes(ser
     again.close()
     _, _, log = call("GET", f"{a.base}/v1/matches/{match['id']}/log")
     assert (int(resumed["id"]), resumed["data"]) == (3, log["entries"][2])
+
+
+def test_under_sync_workers_a_long_poll_ends_before_the_worker_timeout(tmp_path):
+    """gunicorn kills a sync worker busy with one request longer than GUNICORN_TIMEOUT, and its
+    client gets a 500. With sync workers the longest wait is 5 s less (README, Configuration):
+    ``Prefer: wait=30`` under an 8 s timeout waits 3 s and answers 304, saying so."""
+    from tests.edge.support import free_port, start_gunicorn
+
+    redis_server = RedisServer(tmp_path / "redis", free_port()).start()
+    server = start_gunicorn(tmp_path, GUNICORN_WORKER_CLASS="sync", GUNICORN_TIMEOUT="8", REDIS_URL=redis_server.url)
+    try:
+        status, _, match = call("POST", server.base + "/v1/matches", {"game": "scratch-and-catch", "players": 2})
+        assert status == 201
+        started = time.monotonic()
+        status, headers, _ = call("GET", f"{server.base}/v1/matches/{match['id']}",
+                                  headers={"If-None-Match": '"0"', "Prefer": "wait=30"})
+        took = time.monotonic() - started
+        assert status == 304 and headers["Preference-Applied"] == "wait=3"
+        assert 2.5 < took < 8, f"answered after {took:.1f} s"
+    finally:
+        server.stop()
+        redis_server.stop()
