@@ -87,13 +87,13 @@ def test_a_failed_call_fails_its_callers_and_the_queued_ones_without_another_cal
         gate()
         raise ConnectionError("store down")
 
-    errors: list = []
+    errors: list[BaseException] = []
 
     def attempt():
         try:
             coalescer.run("m", failing)
         except ConnectionError as error:
-            errors.append(str(error))
+            errors.append(error)
 
     first, _ = _in_threads(1, attempt)
     assert gate.entered.wait(5)
@@ -103,39 +103,13 @@ def test_a_failed_call_fails_its_callers_and_the_queued_ones_without_another_cal
     gate.opened.set()
     for thread in first + queued:
         thread.join(10)
-    assert errors == ["store down"] * 6
+    assert [str(error) for error in errors] == ["store down"] * 6
+    # An exception of its own each: one object raised in every caller would gather their frames.
+    assert len({id(error) for error in errors}) == 6
     assert gate.calls == 1
     with pytest.raises(ConnectionError):   # the next caller, alone, tries again
         coalescer.run("m", failing)
     assert gate.calls == 2
-
-
-def test_each_caller_gets_an_exception_of_its_own():
-    """One exception object raised in every caller would gather all their frames."""
-    coalescer, gate = Coalescer(), _Gate()
-
-    def failing():
-        gate()
-        raise ConnectionError("store down")
-
-    caught: list[BaseException] = []
-
-    def attempt():
-        try:
-            coalescer.run("m", failing)
-        except ConnectionError as error:
-            caught.append(error)
-
-    first, _ = _in_threads(1, attempt)
-    assert gate.entered.wait(5)
-    queued, _ = _in_threads(4, attempt)
-    _until(lambda: "m" in coalescer._next)
-    time.sleep(0.1)
-    gate.opened.set()
-    for thread in first + queued:
-        thread.join(10)
-    assert len(caught) == 5 and len({id(error) for error in caught}) == 5
-    assert all(str(error) == "store down" for error in caught)
 
 
 class _Stop(BaseException):
@@ -159,6 +133,21 @@ class _InterruptibleEvent:
         self.event.set()
 
 
+def _stopped_caller(coalescer: Coalescer, call) -> tuple[threading.Thread, list]:
+    """A thread calling ``coalescer.run("m", call)``, which notes "stopped" when interrupted."""
+    outcomes: list = []
+
+    def caller():
+        try:
+            coalescer.run("m", call)
+        except _Stop:
+            outcomes.append("stopped")
+
+    thread = threading.Thread(target=caller)
+    thread.start()
+    return thread, outcomes
+
+
 def test_an_interrupted_leader_leaves_its_callers_to_read_again():
     """The caller leading the queued call is interrupted while it waits for the running one:
     the callers queued with it neither hang nor get its interruption; they read again, after
@@ -168,16 +157,7 @@ def test_an_interrupted_leader_leaves_its_callers_to_read_again():
     assert gate.entered.wait(5)
     running = coalescer._running["m"]
     running.done = _InterruptibleEvent(running.done)
-    outcomes: list = []
-
-    def interrupted_leader():
-        try:
-            coalescer.run("m", gate)
-        except _Stop:
-            outcomes.append("stopped")
-
-    leader = threading.Thread(target=interrupted_leader)
-    leader.start()
+    leader, outcomes = _stopped_caller(coalescer, gate)
     _until(lambda: "m" in coalescer._next)
     followers, follower_results = _in_threads(3, lambda: coalescer.run("m", gate))
     time.sleep(0.1)
@@ -200,16 +180,7 @@ def test_a_leader_interrupted_during_its_call_leaves_its_callers_to_read_again()
         gate()
         raise _Stop()
 
-    outcomes: list = []
-
-    def leader():
-        try:
-            coalescer.run("m", interrupted)
-        except _Stop:
-            outcomes.append("stopped")
-
-    first = threading.Thread(target=leader)
-    first.start()
+    first, outcomes = _stopped_caller(coalescer, interrupted)
     assert gate.entered.wait(5)
     calls_before = gate.calls
     followers, follower_results = _in_threads(3, lambda: coalescer.run("m", lambda: ("read", gate.calls)))
