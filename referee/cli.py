@@ -31,14 +31,23 @@ from referee.games import GAMES, PACKAGES
 DEFAULT_BIND = "127.0.0.1:8000"  # as referee/gunicorn_conf.py
 
 
-def _cannot_listen(address: str) -> str | None:
-    """Why gunicorn could not listen on ``address`` (HOST:PORT), or None if it can (or the
-    address is not HOST:PORT, such as unix:PATH: gunicorn then says what is wrong)."""
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a HOST:PORT address; None for anything else, such as unix:PATH."""
     host, _, port = address.rpartition(":")
     if not host or not ascii_digits(port) or address.startswith("unix:"):
         return None
+    return host, int(port)
+
+
+def _cannot_listen(address: str) -> str | None:
+    """Why gunicorn could not listen on ``address`` (HOST:PORT), or None if it can (or the
+    address is not HOST:PORT, such as unix:PATH: gunicorn then says what is wrong)."""
+    parts = _host_port(address)
+    if parts is None:
+        return None
+    host, port = parts
     try:
-        family, kind, proto, _, sockaddr = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)[0]
+        family, kind, proto, _, sockaddr = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0]
     except (OSError, UnicodeError) as error:
         return str(error)
     with socket.socket(family, kind, proto) as probe:
@@ -53,10 +62,11 @@ def _cannot_listen(address: str) -> str | None:
 def _free_neighbour(address: str, tries: int = 20) -> str | None:
     """The first of the next ``tries`` ports on the host of ``address`` (HOST:PORT) that can be
     listened on now, as HOST:PORT; None when none is, or the address is not HOST:PORT."""
-    host, _, port = address.rpartition(":")
-    if not host or not ascii_digits(port) or address.startswith("unix:"):
+    parts = _host_port(address)
+    if parts is None:
         return None
-    for candidate in range(int(port) + 1, min(int(port) + 1 + tries, 65536)):
+    host, port = parts
+    for candidate in range(port + 1, min(port + 1 + tries, 65536)):
         if _cannot_listen(f"{host}:{candidate}") is None:
             return f"{host}:{candidate}"
     return None

@@ -316,10 +316,15 @@ def get_match(query, match_id):
     return _preference_applied(response) if waited else response
 
 
+def _preferred_wait() -> int | None:
+    """This request's ``Prefer: wait`` in seconds, capped at the server's longest wait."""
+    return live.preferred_wait(request.headers.get("Prefer"), current_app.extensions["referee.max_wait"])
+
+
 def _wait_for_change(match_id: str, snap):
     """With ``Prefer: wait=N``: the snapshot once the match is past ``snap``'s version, or
     ``snap`` after N seconds; None when the match is gone."""
-    wait = live.preferred_wait(request.headers.get("Prefer"), current_app.extensions["referee.max_wait"])
+    wait = _preferred_wait()
     if not wait:
         return snap
     with current_app.extensions["referee.waiting"].held():
@@ -333,7 +338,7 @@ def _preference_applied(response: Response) -> Response:
     """``Preference-Applied: wait=N`` on an answer that waited (or would have: the match moved
     during the wait), never on one answered at once because If-None-Match named an older
     version. Called only where If-None-Match named the current version."""
-    wait = live.preferred_wait(request.headers.get("Prefer"), current_app.extensions["referee.max_wait"])
+    wait = _preferred_wait()
     if wait is not None:
         response.headers["Preference-Applied"] = f"wait={wait}"
         response.vary.add("Prefer")

@@ -455,12 +455,10 @@ class RedisStore:
         last, current = self._shared(("newest", match_id), lambda: self._call(newest_and_version))
         if current is None or int(current) != version:
             return None if current is None else int(current)
-        try:
+        try:  # (not a _call: the wait is not store work, and the call before it renewed the deadline)
             self._block_on(stream, last, max(1, int(timeout * 1000)))
         except (RedisError, RedisClusterException, OSError) as error:
             raise StoreUnavailable(f"Redis did not answer: {error}") from None
-        finally:
-            renew_budget()  # the wait is not store work: what follows gets a deadline of its own
         current = self._shared(("version", match_id), lambda: self._call(lambda client: client.hget(snap, "version")))
         return None if current is None else int(current)
 
