@@ -7,8 +7,9 @@ Environment:
 - GUNICORN_WORKER_CLASS (default ``gevent``; ``sync`` for the old one-connection-per-worker model);
 - GUNICORN_WORKER_CONNECTIONS (connections per gevent worker, default 1000; REFEREE_MAX_WAITING
   must be below it, see on_starting);
-- GUNICORN_TIMEOUT (seconds, default 30; with sync workers REFEREE_MAX_WAIT_SECONDS defaults to
-  5 s less, so that a long-poll ends before gunicorn kills its worker);
+- GUNICORN_TIMEOUT (seconds, default 30; with sync workers REFEREE_MAX_WAIT_SECONDS and
+  REFEREE_MAX_STREAM_SECONDS default to 5 s less, so that a long-poll or an event stream ends
+  before gunicorn kills its worker);
 - GUNICORN_ACCESS_LOG (default ``-``: JSON access log lines on standard output; empty: none);
 - REFEREE_CONTROL_SOCKET (unset: no control socket; a path: gunicorn's control socket there,
   one path per instance, since gunicorn's default path is shared by every instance on a host);
@@ -45,8 +46,10 @@ worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 if worker_class != "gevent":
     # A sync worker busy with one request longer than ``timeout`` is killed (the client gets a
-    # 500): a long-poll waits at most what leaves room for its give-up margin and store calls.
+    # 500, or a stream cut short): a long-poll waits, and an event stream stays open, at most
+    # what leaves room for the give-up margin and store calls.
     os.environ.setdefault("REFEREE_MAX_WAIT_SECONDS", str(max(timeout - 5, 0)))
+    os.environ.setdefault("REFEREE_MAX_STREAM_SECONDS", str(max(timeout - 5, 1)))
 graceful_timeout = 10
 keepalive = 5
 # Files (the docs' assets) are written, not handed to sendfile(): gunicorn counts no bytes sent by

@@ -167,6 +167,6 @@ def match_operation(operation: str, match_json: Callable) -> tuple[dict | None, 
         return None, named("log", "a spectator's log after one move", run["log"])
     if operation == "getMatchEvents":
         from referee.api import live
-        stream = f"retry: {live.RECONNECT_MILLISECONDS}\n\n" + live.sse("move", run["log"]["entries"][0], 1)
+        stream = f"retry: {live.RECONNECT_MILLISECONDS}\nid: 0\n\n" + live.sse("move", run["log"]["entries"][0], 1)
         return None, named("first_move", "a spectator following the match from version 0: the first move", stream)
     raise KeyError(operation)

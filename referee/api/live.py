@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -78,6 +79,16 @@ def max_wait_from_env(environ=os.environ) -> int:
     workers, which gunicorn kills when a request outlasts that timeout."""
     raw = environ.get("REFEREE_MAX_WAIT_SECONDS", "").strip()
     return min(max(int(raw), 0), MAX_WAIT_SECONDS) if raw else MAX_WAIT_SECONDS
+
+
+def stream_limit_from_env(environ=os.environ) -> float | None:
+    """REFEREE_MAX_STREAM_SECONDS: how long an event stream stays open, in seconds, before it
+    ends (the client reconnects with Last-Event-ID and resumes where it was); unset or 0: no
+    limit. referee/gunicorn_conf.py sets it below GUNICORN_TIMEOUT for sync workers, which
+    gunicorn kills when a request outlasts that timeout. Raises ValueError when not a number."""
+    raw = environ.get("REFEREE_MAX_STREAM_SECONDS", "").strip()
+    seconds = float(raw) if raw else 0.0
+    return seconds if seconds > 0 else None
 
 
 def preferred_wait(prefer: str | None, cap: int = MAX_WAIT_SECONDS) -> int | None:
@@ -151,25 +162,29 @@ Render = Callable[[list[dict], int], list[dict]]
 
 
 def event_stream(store, game: Game, match_id: str, after: int, render: Render,
-                 finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots) -> SlotStream:
-    """The text/event-stream of a match from version ``after`` on: one ``move`` event per
+                 finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots,
+                 limit: float | None = None) -> SlotStream:
+    """The text/event-stream of a match from version ``after`` on: ``retry:`` and ``id: after``
+    (so that a client reconnecting before any move resumes from there), then one ``move`` event per
     applied move (``id:`` its version, ``data:`` the log entry as ``render`` shows it to the
     reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
     match expired, ``unavailable`` when the store stops answering or lost versions the stream
-    had sent (the client reconnects with Last-Event-ID). Holds one waiting slot (taken by the
-    caller) until it is closed.
+    had sent (the client reconnects with Last-Event-ID). After ``limit`` seconds (None: never)
+    the stream ends without a word, at a moment it is not sending, and the client reconnects.
+    Holds one waiting slot (taken by the caller) until it is closed.
 
     ``render(records, after)``: the entries of ``records`` after version ``after``, as the
     reader sees them; it is given the log once whole, then only the entries new since its last
     call (so a move costs each stream its new entry, not the whole log again)."""
-    return SlotStream(_events(store, match_id, after, render, finished, heartbeat), slots)
+    return SlotStream(_events(store, match_id, after, render, finished, heartbeat, limit), slots)
 
 
 def _events(store, match_id: str, after: int, render: Render,
-            finished: Callable[[dict], dict | None], heartbeat: float) -> Iterator[str]:
+            finished: Callable[[dict], dict | None], heartbeat: float, limit: float | None) -> Iterator[str]:
+    ends = None if limit is None else time.monotonic() + limit
     try:
-        yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
+        yield f"retry: {RECONNECT_MILLISECONDS}\nid: {after}\n\n"
         last = after
         read = 0   # log entries read so far
         while True:
@@ -193,7 +208,14 @@ def _events(store, match_id: str, after: int, render: Render,
             if ended is not None and last >= snap.version:
                 yield sse("end", ended, last)
                 return
-            if store.wait(match_id, last, heartbeat) == last:
+            wait = heartbeat
+            if ends is not None:
+                wait = min(wait, ends - time.monotonic())
+                if wait <= 0:
+                    return
+            if store.wait(match_id, last, wait) == last:
+                if ends is not None and time.monotonic() >= ends:
+                    return
                 yield ": heartbeat\n\n"
     except StoreUnavailable:
         yield sse("unavailable", {"detail": "the match store does not answer; reconnect to resume"})

@@ -384,7 +384,8 @@ def get_events(query, match_id):
     slots = current_app.extensions["referee.waiting"]
     slots.acquire()
     stream = live.event_stream(_store(), game, match_id, after, render, finished,
-                               current_app.extensions["referee.heartbeat"], slots)
+                               current_app.extensions["referee.heartbeat"], slots,
+                               current_app.extensions["referee.stream_limit"])
     response = Response(stream, content_type="text/event-stream; charset=utf-8")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
@@ -619,6 +620,7 @@ def register_matches(app: Flask, api: Api) -> None:
     app.extensions["referee.waiting"] = app.config.get("REFEREE_WAITING") or live.slots_from_env()
     app.extensions["referee.heartbeat"] = app.config.get("REFEREE_EVENTS_HEARTBEAT_SECONDS") or live.heartbeat_from_env()
     app.extensions["referee.max_wait"] = app.config.get("REFEREE_MAX_WAIT_SECONDS", live.max_wait_from_env())
+    app.extensions["referee.stream_limit"] = app.config.get("REFEREE_MAX_STREAM_SECONDS", live.stream_limit_from_env())
     api.spec.components.security_scheme(SECURITY_SCHEME, {
         "type": "http", "scheme": "bearer",
         "description": "a seat's secret, returned once when the match is created"})

@@ -317,3 +317,62 @@ def test_under_sync_workers_a_long_poll_ends_before_the_worker_timeout(tmp_path)
     finally:
         server.stop()
         redis_server.stop()
+
+
+def test_a_stream_ends_after_its_limit_and_its_client_resumes_where_it_was():
+    """REFEREE_MAX_STREAM_SECONDS ends a stream (sync workers need it, see the next test). Its
+    first chunk names the version it follows from (``id:``), so a client that reconnects with
+    that Last-Event-ID, as EventSource does, gets the move made while it was away."""
+    store = MemoryStore(ttl=3600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store, "REFEREE_MAX_STREAM_SECONDS": 1.0,
+                         "REFEREE_EVENTS_HEARTBEAT_SECONDS": 0.4}).test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "limit"}).get_json()
+    started, text = time.monotonic(), ""
+    for chunk in client.get(f"/v1/matches/{match['id']}/events").response:   # heartbeats: a chunk each 0.4 s
+        text += chunk.decode()
+        assert time.monotonic() - started < 3, "the stream did not end"
+    took = time.monotonic() - started
+    assert 0.9 < took < 3, f"the stream lasted {took:.1f} s"
+    assert text.startswith(f"retry: {live.RECONNECT_MILLISECONDS}\nid: 0\n\n")
+    assert ": heartbeat" in text and "event:" not in text        # no move: heartbeats only, then the end
+    chosen = GAME.legal_moves(json.loads(store.get(match["id"]).state))[0]
+    answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": chosen},
+                         headers={"Authorization": f"Bearer {match['seats'][chosen['player']]['secret']}",
+                                  "If-Match": '"0"'})
+    assert answer.get_json()["legal"]
+    resumed = client.get(f"/v1/matches/{match['id']}/events", headers={"Last-Event-ID": "0"})
+    first = b""
+    for chunk in resumed.response:
+        first += chunk
+        if b"event: move" in first:
+            break
+    resumed.close()
+    assert "id: 1\nevent: move\n" in first.decode()
+
+
+def test_under_sync_workers_an_event_stream_ends_before_the_worker_timeout(tmp_path):
+    """A sync worker is held by its one request, and gunicorn kills it when that request outlasts
+    GUNICORN_TIMEOUT: a stream cut short, a worker lost. With sync workers a stream stays open 5 s
+    less (README, Configuration), ends cleanly, and the worker lives on."""
+    from tests.edge.support import free_port, start_gunicorn
+
+    redis_server = RedisServer(tmp_path / "redis", free_port()).start()
+    server = start_gunicorn(tmp_path, GUNICORN_WORKER_CLASS="sync", GUNICORN_TIMEOUT="8", REDIS_URL=redis_server.url,
+                            REFEREE_EVENTS_HEARTBEAT_SECONDS="1")
+    try:
+        status, _, match = call("POST", server.base + "/v1/matches", {"game": "scratch-and-catch", "players": 2})
+        assert status == 201
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+        started = time.monotonic()
+        connection.request("GET", f"/v1/matches/{match['id']}/events")
+        response = connection.getresponse()
+        body = response.read().decode()          # the whole body: IncompleteRead if the stream were cut
+        took = time.monotonic() - started
+        connection.close()
+        assert response.status == 200 and body.startswith("retry: ") and "id: 0\n" in body
+        assert 2.5 < took < 7, f"the stream lasted {took:.1f} s"
+        assert call("GET", server.base + "/healthz")[0] == 200
+        assert "WORKER TIMEOUT" not in (tmp_path / "gunicorn.log").read_text()
+    finally:
+        server.stop()
+        redis_server.stop()
