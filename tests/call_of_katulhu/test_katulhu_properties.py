@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.call_of_katulhu.katulhu_helpers import MECH
 from referee.games.call_of_katulhu import GAME
-from referee.games.call_of_katulhu.rules import _matches, catalogue_of
+from referee.games.call_of_katulhu.rules import catalogue_of
 
 GAMES_PER_RUN = 500
 MAX_MOVES = 3000
@@ -17,6 +17,11 @@ MAX_MOVES = 3000
 def all_cats(state):
     cats = [c for p in state["players"] for c in p["cats"]]
     return cats + state["table"] + state["cat_deck"] + state["discard_pile"]
+
+
+def _matches(slots, toys):
+    """Rulebook, Gameplay: a cat is attracted by toys matching every toy it shows (None: open)."""
+    return all(wanted is None or wanted == toy for wanted, toy in zip(slots, toys))
 
 
 def key(move):

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping
+from operator import itemgetter
+from typing import Any, Callable, Mapping
 
 BASIC_COLOURS = ("blue", "red", "yellow")
 ADVANCED_COLOURS = ("white", "black")
@@ -100,7 +101,9 @@ class Catalogue:
 
     ``toys``: the 6 toy ids in catalogue order; ``beats``: set of (winner, loser) pairs;
     ``cats``: id -> (colour, 4 slots, None for an open slot); ``cat_ids``: ids in catalogue
-    order; ``data``: the canonical JSON form (the one kept in a state's options).
+    order; ``data``: the canonical JSON form (the one kept in a state's options); ``shown``:
+    id -> (a getter of the cat's shown slots from 4 slots, the toys it shows there), so that
+    ``getter(kept) == toys`` says whether toys ``kept`` attract it.
     """
 
     toys: tuple[str, ...]
@@ -110,10 +113,22 @@ class Catalogue:
     cat_ids: tuple[str, ...]
     cat_set: frozenset[str]
     data: dict
+    shown: Mapping[str, tuple[Callable[[Any], Any], Any]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shown", {cat: _shown_slots(slots) for cat, (_, slots) in self.cats.items()})
 
     def colour(self, cat: str) -> str:
         """The colour of cat ``cat``."""
         return self.cats[cat][0]
+
+
+def _shown_slots(slots: tuple[str | None, ...]) -> tuple[Callable[[Any], Any], Any]:
+    """(getter, toys) of a cat's shown slots (a cat shows at least one toy): itemgetter gives
+    a single item for one index and a tuple for several, and ``toys`` has the same shape."""
+    places = [index for index, toy in enumerate(slots) if toy is not None]
+    getter = itemgetter(*places)
+    return getter, getter(slots)
 
 
 class CatalogueError(ValueError):

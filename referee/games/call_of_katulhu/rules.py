@@ -166,15 +166,22 @@ def _placements(hand: tuple[str, ...], must_play: tuple[str, ...]) -> tuple[tupl
 
 
 # check_state reads a state's options on every move; states of one table share them.
-_state_options = options_memo(_normalise_options)
+_remembered_options = options_memo(_normalise_options)
+# A state's options with the default catalogue (null) are one of four: no memo key to build.
+_PLAIN_OPTIONS = {(chance, advanced): _normalise_options(2, {"chance": chance, "advanced": advanced, "catalogue": None})
+                  for chance in CHANCE_MODES for advanced in (False, True)}
 
 
-def _matches(slots: tuple[str | None, ...], kept: list[str | None]) -> bool:
-    """Whether toys ``kept`` in slots 1 to 4 attract a cat showing ``slots`` (None: open)."""
-    for wanted, toy in zip(slots, kept):
-        if wanted is not None and wanted != toy:
-            return False
-    return True
+def _state_options(players: int, options: Any) -> tuple[dict, C.Catalogue]:
+    """``_normalise_options(players, options)`` of a state's options, remembered (callers must
+    not mutate what it returns). Raises InvalidOptions."""
+    if type(options) is dict and len(options) == 3 and players == 2 and options.get("catalogue", False) is None:
+        chance, advanced = options.get("chance"), options.get("advanced")
+        if type(chance) is str and type(advanced) is bool:
+            known = _PLAIN_OPTIONS.get((chance, advanced))
+            if known is not None:
+                return known
+    return _remembered_options(players, options)
 
 
 # What each reader sees (referee.engine.information). Toys are placed face down and turned up
@@ -384,7 +391,7 @@ class CallOfKatulhu(Game):
             errors.append(("/quiet_rounds", f"phase 'stall' follows {C.STALL_ROUNDS} rounds without any cat removed"))
         if phase != "stall" and not 0 <= quiet < C.STALL_ROUNDS:
             errors.append(("/quiet_rounds", f"must be 0 to {C.STALL_ROUNDS - 1} outside phase 'stall'"))
-        most = max((len(p["cats"]) for p in players), default=0)
+        most = max(len(players[0]["cats"]), len(players[1]["cats"]))   # 2 players (the options check)
         finished, end = state["finished"], state["end"]
         if finished != (phase == "over"):
             errors.append(("/finished", "the game is finished exactly in phase 'over'"))
@@ -483,7 +490,7 @@ class CallOfKatulhu(Game):
         mine["placement"] = list(toys)
         mine["hand"] = [t for t in hand if t not in seen]
         events: list[dict] = [{"type": "toys_placed", "player": seat}]
-        if any(p["placement"] is None for p in new["players"]):
+        if new["players"][1 - seat]["placement"] is None:   # the other player has not placed yet
             return new, events
         return self._resolve_round(new, events)
 
@@ -510,13 +517,15 @@ class CallOfKatulhu(Game):
         events.append({"type": "toys_revealed", "slots": slots_event})
         won: list[list[str]] = [[], []]
         both: list[str] = []
+        kept_blue, kept_red = kept
+        shown = cat.shown
         for card in new["table"]:
-            slots = cat.cats[card][1]
-            winners = [seat for seat in (0, 1) if _matches(slots, kept[seat])]
-            if len(winners) == 2:
-                both.append(card)
-            elif winners:
-                won[winners[0]].append(card)
+            # A cat is attracted by the toys kept in every slot it shows (open slots: anything).
+            pick, toys = shown[card]
+            if pick(kept_blue) == toys:
+                (both if pick(kept_red) == toys else won[0]).append(card)
+            elif pick(kept_red) == toys:
+                won[1].append(card)
         for seat in (0, 1):
             for card in won[seat]:
                 players[seat]["cats"].append(card)
