@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http
-import os
 from types import FunctionType
 from typing import Any, Callable, Mapping
 
@@ -13,6 +12,7 @@ from flask.sessions import NullSession, SessionInterface
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
+from referee import settings
 from referee.api import metrics, problems
 from referee.api.cors import enable_cors
 from referee.api.fast_nested import dict_key_names
@@ -133,7 +133,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
-        MAX_CONTENT_LENGTH=int(os.environ.get("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
+        MAX_CONTENT_LENGTH=settings.number("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, integer=True, positive=True),
     )
     app.config.update(config or {})
     # Each request's own bookkeeping, as one hook before and one after, handed the request and

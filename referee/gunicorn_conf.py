@@ -38,13 +38,17 @@ from referee.server_errors import install as _problem_errors  # noqa: E402 - aft
 
 _problem_errors()  # gunicorn's own 400/414/431 answers as problem+json (referee/server_errors.py)
 
+from referee import settings as _settings
 from referee.api.transport import CONNECTION_CLOSER as _connection_closer  # noqa: E402
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
-worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
-if worker_class != "gevent":
+try:
+    workers = _settings.number("WEB_CONCURRENCY", 1, integer=True, positive=True)
+    worker_connections = _settings.number("GUNICORN_WORKER_CONNECTIONS", 1000, integer=True, positive=True)
+    timeout = _settings.number("GUNICORN_TIMEOUT", 30, integer=True, minimum=0)   # 0: gunicorn kills no worker
+except _settings.SettingError as _bad:
+    raise SystemExit(f"Referee: {_bad}") from None
+if worker_class != "gevent" and timeout > 0:
     # A sync worker busy with one request longer than ``timeout`` is killed (the client gets a
     # 500, or a stream cut short): a long-poll waits, and an event stream stays open, at most
     # what leaves room for the give-up margin and store calls.

@@ -18,6 +18,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+from referee import settings
 from referee.api.parsing import ascii_digits
 from referee.api.problems import ProblemError
 from referee.engine.core import Game
@@ -69,25 +70,27 @@ def slots_from_env(environ=os.environ) -> WaitingSlots:
 
 
 def heartbeat_from_env(environ=os.environ) -> float:
-    """REFEREE_EVENTS_HEARTBEAT_SECONDS (default 15): the comment sent on an idle event stream."""
-    return float(environ.get("REFEREE_EVENTS_HEARTBEAT_SECONDS", "") or DEFAULT_HEARTBEAT_SECONDS)
+    """REFEREE_EVENTS_HEARTBEAT_SECONDS (default 15): the comment sent on an idle event stream.
+    Raises SettingError unless a number above 0."""
+    return settings.number("REFEREE_EVENTS_HEARTBEAT_SECONDS", DEFAULT_HEARTBEAT_SECONDS, environ=environ,
+                           positive=True)
 
 
 def max_wait_from_env(environ=os.environ) -> int:
     """REFEREE_MAX_WAIT_SECONDS: the longest a request waits for a move (0 to MAX_WAIT_SECONDS,
     default MAX_WAIT_SECONDS). referee/gunicorn_conf.py sets it below GUNICORN_TIMEOUT for sync
-    workers, which gunicorn kills when a request outlasts that timeout."""
-    raw = environ.get("REFEREE_MAX_WAIT_SECONDS", "").strip()
-    return min(max(int(raw), 0), MAX_WAIT_SECONDS) if raw else MAX_WAIT_SECONDS
+    workers, which gunicorn kills when a request outlasts that timeout. A negative value counts
+    as 0. Raises SettingError unless a whole number."""
+    return min(max(settings.number("REFEREE_MAX_WAIT_SECONDS", MAX_WAIT_SECONDS, environ=environ, integer=True), 0),
+               MAX_WAIT_SECONDS)
 
 
 def stream_limit_from_env(environ=os.environ) -> float | None:
     """REFEREE_MAX_STREAM_SECONDS: how long an event stream stays open, in seconds, before it
     ends (the client reconnects with Last-Event-ID and resumes where it was); unset or 0: no
     limit. referee/gunicorn_conf.py sets it below GUNICORN_TIMEOUT for sync workers, which
-    gunicorn kills when a request outlasts that timeout. Raises ValueError when not a number."""
-    raw = environ.get("REFEREE_MAX_STREAM_SECONDS", "").strip()
-    seconds = float(raw) if raw else 0.0
+    gunicorn kills when a request outlasts that timeout. Raises SettingError unless a number."""
+    seconds = settings.number("REFEREE_MAX_STREAM_SECONDS", 0.0, environ=environ)
     return seconds if seconds > 0 else None
 
 

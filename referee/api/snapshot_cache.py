@@ -21,6 +21,8 @@ import os
 import time
 from typing import Callable
 
+from referee import settings
+
 # About 1,200 to 1,500 snapshots (10 to 12 MiB really held): a worker that
 # takes the whole load of bench/bench_memory.py stays under its 80 MiB (64 MiB did not).
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
@@ -33,11 +35,7 @@ ENTRY_OVERHEAD = 512
 def max_bytes_from_env(environ=None) -> int:
     """REFEREE_SNAPSHOT_CACHE_BYTES (default 16 MiB; 0 turns the cache off)."""
     environ = os.environ if environ is None else environ
-    raw = environ.get("REFEREE_SNAPSHOT_CACHE_BYTES", "").strip()
-    value = int(raw) if raw else DEFAULT_MAX_BYTES
-    if value < 0:
-        raise ValueError("REFEREE_SNAPSHOT_CACHE_BYTES must be 0 or more")
-    return value
+    return settings.number("REFEREE_SNAPSHOT_CACHE_BYTES", DEFAULT_MAX_BYTES, environ=environ, integer=True, minimum=0)
 
 
 class RecentSnapshots:

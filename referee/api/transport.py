@@ -38,6 +38,8 @@ from typing import Callable
 from flask import Flask, Request, Response
 from werkzeug.wsgi import get_content_length
 
+from referee import settings
+
 from referee.api.problems import body_too_large, problem_response
 
 READ_SIZE = 16 * 1024
@@ -59,7 +61,7 @@ class _BodyTimeout(Exception):
 
 def body_timeout_from_env(environ=os.environ) -> float:
     """REFEREE_BODY_TIMEOUT_SECONDS (default 10): the time a request body may take to arrive."""
-    return float(environ.get("REFEREE_BODY_TIMEOUT_SECONDS", "") or DEFAULT_BODY_TIMEOUT_SECONDS)
+    return settings.number("REFEREE_BODY_TIMEOUT_SECONDS", DEFAULT_BODY_TIMEOUT_SECONDS, environ=environ, positive=True)
 
 
 def _chunked(environ: dict) -> bool:

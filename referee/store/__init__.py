@@ -30,6 +30,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
+from referee import settings
+
 DEFAULT_TTL_SECONDS = 7 * 24 * 3600
 DEFAULT_SOCKET_TIMEOUT = 0.25
 DEFAULT_DEADLINE = 0.3
@@ -123,7 +125,8 @@ class Store(Protocol):
 
 def worker_connections_from_env(environ: Mapping[str, str] = os.environ) -> int:
     """GUNICORN_WORKER_CONNECTIONS (default 1000): requests one gevent worker serves at once."""
-    return int(environ.get("GUNICORN_WORKER_CONNECTIONS", "") or DEFAULT_MAX_CONNECTIONS)
+    return settings.number("GUNICORN_WORKER_CONNECTIONS", DEFAULT_MAX_CONNECTIONS, environ=environ, integer=True,
+                           positive=True)
 
 
 def max_waiting_from_env(environ: Mapping[str, str] = os.environ) -> int:
@@ -131,19 +134,14 @@ def max_waiting_from_env(environ: Mapping[str, str] = os.environ) -> int:
     streams); the Redis store keeps a connection for each. Default: three quarters of the
     worker's connections (750 of 1000), so that waiting requests never hold them all: a
     worker whose every connection waits accepts nothing, not even the 503 for one more."""
-    raw = environ.get("REFEREE_MAX_WAITING", "").strip()
-    return int(raw) if raw else worker_connections_from_env(environ) * 3 // 4
+    return settings.number("REFEREE_MAX_WAITING", worker_connections_from_env(environ) * 3 // 4, environ=environ,
+                           integer=True, minimum=0)
 
 
 def ttl_from_env(environ: Mapping[str, str]) -> int:
-    """REFEREE_MATCH_TTL_SECONDS (default 7 days); must be a positive integer."""
-    raw = environ.get("REFEREE_MATCH_TTL_SECONDS", "").strip()
-    if not raw:
-        return DEFAULT_TTL_SECONDS
-    ttl = int(raw)
-    if ttl <= 0:
-        raise ValueError("REFEREE_MATCH_TTL_SECONDS must be a positive number of seconds")
-    return ttl
+    """REFEREE_MATCH_TTL_SECONDS (default 7 days); raises SettingError unless a whole number above 0."""
+    return settings.number("REFEREE_MATCH_TTL_SECONDS", DEFAULT_TTL_SECONDS, environ=environ, integer=True,
+                           positive=True)
 
 
 def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
@@ -157,10 +155,8 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
         return MemoryStore(ttl=ttl)
     from referee.store.redis import RedisStore
     cluster = environ.get("REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes")
-    timeout = float(environ.get("REDIS_SOCKET_TIMEOUT_SECONDS", "") or DEFAULT_SOCKET_TIMEOUT)
-    deadline = float(environ.get("REFEREE_STORE_DEADLINE_SECONDS", "") or DEFAULT_DEADLINE)
-    if timeout <= 0 or deadline <= 0:
-        raise ValueError("REDIS_SOCKET_TIMEOUT_SECONDS and REFEREE_STORE_DEADLINE_SECONDS must be positive")
+    timeout = settings.number("REDIS_SOCKET_TIMEOUT_SECONDS", DEFAULT_SOCKET_TIMEOUT, environ=environ, positive=True)
+    deadline = settings.number("REFEREE_STORE_DEADLINE_SECONDS", DEFAULT_DEADLINE, environ=environ, positive=True)
     return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout, deadline=deadline,
                       max_waiting=max_waiting_from_env(environ),
                       max_connections=worker_connections_from_env(environ))

@@ -1,0 +1,40 @@
+"""Numbers read from the environment (README, Configuration), checked where they are read, so
+that a bad value stops the service at start with the variable's name rather than a bare
+``could not convert string to float`` (or a NaN that fails requests later)."""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Mapping, TypeVar
+
+N = TypeVar("N", int, float)
+
+
+class SettingError(ValueError):
+    """An environment variable whose value the service cannot take; the message names it."""
+
+
+def number(name: str, default: N, *, environ: Mapping[str, str] | None = None, integer: bool = False,
+           minimum: float | None = None, positive: bool = False) -> N:
+    """The value of environment variable ``name``; ``default`` when it is unset or blank.
+
+    A whole number (ASCII digits, an optional sign) when ``integer``, else any finite number
+    (``1.5``, ``2e3``); at least ``minimum``, and more than 0 when ``positive``. Raises
+    SettingError naming the variable and the value otherwise."""
+    environ = os.environ if environ is None else environ
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    kind = "a whole number" if integer else "a number"
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        raise SettingError(f"{name} must be {kind}, not {raw!r}") from None
+    if not integer and not math.isfinite(value):
+        raise SettingError(f"{name} must be a finite number, not {raw!r}")
+    if positive and value <= 0:
+        raise SettingError(f"{name} must be more than 0, not {raw!r}")
+    if minimum is not None and value < minimum:
+        raise SettingError(f"{name} must be at least {minimum:g}, not {raw!r}")
+    return value  # type: ignore[return-value]
