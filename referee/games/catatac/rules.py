@@ -273,6 +273,7 @@ class _TableFacts(NamedTuple):
     known: frozenset[str]       # the paw cards of the game
     alphas: frozenset[str]      # the alpha cards of the game
     points: frozenset[str]      # the points cards of the game
+    clans: tuple[str, ...]      # each seat's clan (they alternate from seat0_clan)
 
 
 def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
@@ -287,7 +288,8 @@ def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
     if list(options.get(BOOSTERS_OPTION) or ()) != list(boosters):
         errors.append(("/options/boosters", "boosters are listed in the order distraction, alpha, momentum"))
     return _TableFacts(full, tuple(errors), boosters, unseen, C.game_paw_set(full["kittens"], boosters),
-                       C.alpha_set(boosters), C.points_set(boosters))
+                       C.alpha_set(boosters), C.points_set(boosters),
+                       tuple(_clan_of(seat, full["seat0_clan"]) for seat in range(players)))
 
 
 # check_state reads a state's options on every move; states of one table share them.
@@ -1039,8 +1041,9 @@ class Catatac(Game):
         def claim(card: str, pointer: str, universe: frozenset, places: dict) -> None:
             claim_place(errors, places, universe, card, pointer)
 
+        clans = facts.clans
         for seat, player in enumerate(players):
-            if player["clan"] != _clan_of(seat, full["seat0_clan"]):
+            if player["clan"] != clans[seat]:
                 errors.append((f"/players/{seat}/clan", "clans alternate around the table from options.seat0_clan"))
             if len(player["hand"]) > C.HAND_SIZE:
                 errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
