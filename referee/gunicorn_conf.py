@@ -46,14 +46,18 @@ try:
     workers = _settings.number("WEB_CONCURRENCY", 1, integer=True, positive=True)
     worker_connections = _settings.number("GUNICORN_WORKER_CONNECTIONS", 1000, integer=True, positive=True)
     timeout = _settings.number("GUNICORN_TIMEOUT", 30, integer=True, minimum=0)   # 0: gunicorn kills no worker
+    if worker_class != "gevent" and timeout > 0:
+        # A sync worker busy with one request longer than ``timeout`` is killed (the client gets
+        # a 500, or a stream cut short): a long-poll waits, and an event stream stays open, at
+        # most what leaves room for the give-up margin and store calls, whatever is asked
+        # (nothing, 0 for no limit, or more).
+        from referee.api.live import max_wait_from_env, stream_limit_from_env
+
+        _room = timeout - 5
+        os.environ["REFEREE_MAX_WAIT_SECONDS"] = str(min(max_wait_from_env(), max(_room, 0)))
+        os.environ["REFEREE_MAX_STREAM_SECONDS"] = f"{min(stream_limit_from_env() or _room, max(_room, 1)):g}"
 except _settings.SettingError as _bad:
     raise SystemExit(f"Referee: {_bad}") from None
-if worker_class != "gevent" and timeout > 0:
-    # A sync worker busy with one request longer than ``timeout`` is killed (the client gets a
-    # 500, or a stream cut short): a long-poll waits, and an event stream stays open, at most
-    # what leaves room for the give-up margin and store calls.
-    os.environ.setdefault("REFEREE_MAX_WAIT_SECONDS", str(max(timeout - 5, 0)))
-    os.environ.setdefault("REFEREE_MAX_STREAM_SECONDS", str(max(timeout - 5, 1)))
 graceful_timeout = 10
 keepalive = 5
 # Files (the docs' assets) are written, not handed to sendfile(): gunicorn counts no bytes sent by

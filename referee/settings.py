@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from typing import Mapping, TypeVar
 
 N = TypeVar("N", int, float)
+
+# Plain ASCII notation only: Python's int() and float() also take "1_000" and other scripts' digits.
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)",
+                      re.ASCII | re.IGNORECASE)
 
 
 class SettingError(ValueError):
@@ -19,18 +25,17 @@ def number(name: str, default: N, *, environ: Mapping[str, str] | None = None, i
            minimum: float | None = None, positive: bool = False) -> N:
     """The value of environment variable ``name``; ``default`` when it is unset or blank.
 
-    A whole number (ASCII digits, an optional sign) when ``integer``, else any finite number
-    (``1.5``, ``2e3``); at least ``minimum``, and more than 0 when ``positive``. Raises
+    A whole number (ASCII digits, an optional sign) when ``integer``, else any finite decimal
+    number (``1.5``, ``2e3``); at least ``minimum``, and more than 0 when ``positive``. Raises
     SettingError naming the variable and the value otherwise."""
     environ = os.environ if environ is None else environ
     raw = environ.get(name, "").strip()
     if not raw:
         return default
     kind = "a whole number" if integer else "a number"
-    try:
-        value = int(raw) if integer else float(raw)
-    except ValueError:
-        raise SettingError(f"{name} must be {kind}, not {raw!r}") from None
+    if not (_WHOLE if integer else _DECIMAL).fullmatch(raw):
+        raise SettingError(f"{name} must be {kind}, not {raw!r}")
+    value = int(raw) if integer else float(raw)
     if not integer and not math.isfinite(value):
         raise SettingError(f"{name} must be a finite number, not {raw!r}")
     if positive and value <= 0:

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 
 import pytest
 
 from referee.api import live
 from referee.api.transport import body_timeout_from_env
+from referee.app import create_app
 from referee.settings import SettingError, number
 from referee.store import store_from_env
+from referee.store.memory import MemoryStore
 from tests.matches.matches_support import ROOT, VENV_BIN, free_port
 
 
@@ -33,6 +36,9 @@ def test_a_number_is_read_or_defaulted():
     ("0", {"positive": True}, "X must be more than 0, not '0'"),
     ("-0.5", {"positive": True}, "X must be more than 0, not '-0.5'"),
     ("-1", {"integer": True, "minimum": 0}, "X must be at least 0, not '-1'"),
+    ("1_0", {}, "X must be a number, not '1_0'"),                       # Python's float() takes it
+    ("\u0661\u0662", {"integer": True}, "X must be a whole number, not '\u0661\u0662'"),   # and int() this
+    ("0x10", {"integer": True}, "X must be a whole number, not '0x10'"),
 ])
 def test_a_bad_number_names_the_variable_and_the_value(raw, options, says):
     with pytest.raises(SettingError) as refused:
@@ -52,6 +58,9 @@ def test_each_reader_refuses_what_would_fail_requests_later():
     with pytest.raises(SettingError, match="REDIS_SOCKET_TIMEOUT_SECONDS"):
         store_from_env({"REDIS_URL": "redis://127.0.0.1:1", "REDIS_SOCKET_TIMEOUT_SECONDS": "nan"})
     assert live.stream_limit_from_env({"REFEREE_MAX_STREAM_SECONDS": "0"}) is None       # 0: no limit
+    for endless in ("-1", "0.001"):   # before: -1 meant no limit, and 0.001 a reconnection every second
+        with pytest.raises(SettingError, match="REFEREE_MAX_STREAM_SECONDS"):
+            live.stream_limit_from_env({"REFEREE_MAX_STREAM_SECONDS": endless})
     assert live.stream_limit_from_env({"REFEREE_MAX_STREAM_SECONDS": "2.5"}) == 2.5
     assert live.max_wait_from_env({"REFEREE_MAX_WAIT_SECONDS": "-4"}) == 0               # negative: no wait
 
@@ -68,3 +77,33 @@ def test_the_service_does_not_start_with_a_bad_setting_and_says_which(tmp_path, 
     output = started.stdout + started.stderr
     assert started.returncode != 0
     assert says in output and "Traceback" not in output, output[-2000:]
+
+
+@pytest.mark.parametrize(("asked", "stream", "wait"), [
+    ({}, "3", "3"),                                                           # the defaults: the timeout less 5
+    ({"REFEREE_MAX_STREAM_SECONDS": "", "REFEREE_MAX_WAIT_SECONDS": " "}, "3", "3"),   # blank is unset
+    ({"REFEREE_MAX_STREAM_SECONDS": "0"}, "3", "3"),                          # no limit: not with sync workers
+    ({"REFEREE_MAX_STREAM_SECONDS": "30", "REFEREE_MAX_WAIT_SECONDS": "30"}, "3", "3"),   # over the timeout
+    ({"REFEREE_MAX_STREAM_SECONDS": "2", "REFEREE_MAX_WAIT_SECONDS": "1"}, "2", "1"),     # shorter: kept
+])
+def test_sync_workers_keep_waits_and_streams_within_the_worker_timeout(tmp_path, asked, stream, wait):
+    """gunicorn kills a sync worker whose request outlasts GUNICORN_TIMEOUT (8 s here), so
+    gunicorn.conf.py lets no stream stay open, and no long-poll wait, longer than 3 s, whatever
+    the environment asks (before, an empty or 0 value meant no limit, and the worker was killed)."""
+    env = {**os.environ, "GUNICORN_WORKER_CLASS": "sync", "GUNICORN_TIMEOUT": "8",
+           "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), **asked}
+    for name in ("REFEREE_MAX_STREAM_SECONDS", "REFEREE_MAX_WAIT_SECONDS"):
+        if name not in asked:
+            env.pop(name, None)
+    read = subprocess.run([sys.executable, "-c", "import os, runpy; runpy.run_path('gunicorn.conf.py'); "
+                           "print(os.environ['REFEREE_MAX_STREAM_SECONDS'], os.environ['REFEREE_MAX_WAIT_SECONDS'])"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert read.stdout.split()[-2:] == [stream, wait], read.stdout + read.stderr
+
+
+def test_the_application_config_overrides_the_environment_without_reading_it(monkeypatch):
+    monkeypatch.setenv("REFEREE_MAX_STREAM_SECONDS", "abc")
+    app = create_app({"TESTING": True, "REFEREE_STORE": MemoryStore(ttl=60), "REFEREE_MAX_STREAM_SECONDS": 0})
+    assert app.extensions["referee.stream_limit"] is None     # 0: no limit, as from the environment
+    app = create_app({"TESTING": True, "REFEREE_STORE": MemoryStore(ttl=60), "REFEREE_MAX_STREAM_SECONDS": 4.0})
+    assert app.extensions["referee.stream_limit"] == 4.0

@@ -88,10 +88,13 @@ def max_wait_from_env(environ=os.environ) -> int:
 def stream_limit_from_env(environ=os.environ) -> float | None:
     """REFEREE_MAX_STREAM_SECONDS: how long an event stream stays open, in seconds, before it
     ends (the client reconnects with Last-Event-ID and resumes where it was); unset or 0: no
-    limit. referee/gunicorn_conf.py sets it below GUNICORN_TIMEOUT for sync workers, which
-    gunicorn kills when a request outlasts that timeout. Raises SettingError unless a number."""
-    seconds = settings.number("REFEREE_MAX_STREAM_SECONDS", 0.0, environ=environ)
-    return seconds if seconds > 0 else None
+    limit. referee/gunicorn_conf.py keeps it below GUNICORN_TIMEOUT for sync workers, which
+    gunicorn kills when a request outlasts that timeout. Raises SettingError unless 0 or a
+    number of at least 1 (shorter streams would only make their clients reconnect and reconnect)."""
+    seconds = settings.number("REFEREE_MAX_STREAM_SECONDS", 0.0, environ=environ, minimum=0)
+    if 0 < seconds < 1:
+        raise settings.SettingError(f"REFEREE_MAX_STREAM_SECONDS must be 0 (no limit) or at least 1, not {seconds:g}")
+    return seconds or None
 
 
 def preferred_wait(prefer: str | None, cap: int = MAX_WAIT_SECONDS) -> int | None:

@@ -24,7 +24,7 @@ import secrets
 import time
 from datetime import datetime, timezone
 from importlib import import_module
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
@@ -610,6 +610,12 @@ def _unavailable(error: StoreUnavailable) -> Response:
                             slug="store-unavailable", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
+def _setting(app: Flask, name: str, from_env: Callable[[], Any]) -> Any:
+    """``app.config[name]`` when the application was given it (tests), else the environment's
+    value: the environment is not read when the config overrides it."""
+    return app.config[name] if app.config.get(name) is not None else from_env()
+
+
 def register_matches(app: Flask, api: Api) -> None:
     """Register the match endpoints and the match store (``app.config["REFEREE_STORE"]`` if
     given, else :func:`referee.store.store_from_env`) in ``app.extensions["referee.store"]``."""
@@ -618,9 +624,10 @@ def register_matches(app: Flask, api: Api) -> None:
     app.extensions["referee.recent_snapshots"] = RecentSnapshots(
         app.config.get("REFEREE_SNAPSHOT_CACHE_BYTES", max_bytes_from_env()))
     app.extensions["referee.waiting"] = app.config.get("REFEREE_WAITING") or live.slots_from_env()
-    app.extensions["referee.heartbeat"] = app.config.get("REFEREE_EVENTS_HEARTBEAT_SECONDS") or live.heartbeat_from_env()
-    app.extensions["referee.max_wait"] = app.config.get("REFEREE_MAX_WAIT_SECONDS", live.max_wait_from_env())
-    app.extensions["referee.stream_limit"] = app.config.get("REFEREE_MAX_STREAM_SECONDS", live.stream_limit_from_env())
+    app.extensions["referee.heartbeat"] = _setting(app, "REFEREE_EVENTS_HEARTBEAT_SECONDS", live.heartbeat_from_env)
+    app.extensions["referee.max_wait"] = _setting(app, "REFEREE_MAX_WAIT_SECONDS", live.max_wait_from_env)
+    limit = _setting(app, "REFEREE_MAX_STREAM_SECONDS", live.stream_limit_from_env)
+    app.extensions["referee.stream_limit"] = limit if limit and limit > 0 else None   # 0: no limit, as documented
     api.spec.components.security_scheme(SECURITY_SCHEME, {
         "type": "http", "scheme": "bearer",
         "description": "a seat's secret, returned once when the match is created"})
