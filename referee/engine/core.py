@@ -150,7 +150,9 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state: State, move: Move) -> tuple[State, list[dict]]:
-        """The next state and events of a legal move. Raises Illegal; never mutates ``state``."""
+        """The next state and events of a legal move. Raises Illegal; never mutates ``state``.
+        The next state may share with ``state`` the parts the move left as they were: treat
+        states as read-only (build a new one to change a copy)."""
         raise NotImplementedError
 
     def score(self, state: State) -> tuple[dict, Outcome]:

@@ -91,13 +91,19 @@ def _violation(code: str, **params: Any) -> Violation:
 
 
 def _copy_state(state: State) -> State:
-    """A copy deep enough that applying a move never touches the caller's state."""
+    """A copy deep enough that applying a move never touches the caller's state: new objects
+    for everything a move changes in place (the player to act's hand and collected cards, the
+    draw pile, the line and its piles, the turn, the final turns, the generator). The lists a
+    move never changes in place are shared: the other players' hands and collected cards (a
+    move only sets their fleas) and each pile's cards (:func:`_place` gives a pile a new list)."""
     new = dict(state)
+    acting = state["turn"]["player"]
     new["players"] = [
-        {"hand": list(p["hand"]), "fleas": p["fleas"], "collected": list(p["collected"])}
-        for p in state["players"]
+        {"hand": list(p["hand"]) if seat == acting else p["hand"], "fleas": p["fleas"],
+         "collected": list(p["collected"]) if seat == acting else p["collected"]}
+        for seat, p in enumerate(state["players"])
     ]
-    new["line"] = [{"value": pile["value"], "cards": list(pile["cards"])} for pile in state["line"]]
+    new["line"] = [dict(pile) for pile in state["line"]]
     new["draw_pile"] = list(state["draw_pile"])
     new["turn"] = dict(state["turn"])
     if state["final_turns"] is not None:
@@ -224,7 +230,7 @@ def _place(line: list[dict], card: str) -> tuple[int, bool]:
     value = C.card_value(card)
     for index, pile in enumerate(line):
         if pile["value"] == value:
-            pile["cards"].append(card)
+            pile["cards"] = [*pile["cards"], card]   # a new list: copies of a state share the old one
             return index, True
         if pile["value"] > value:
             line.insert(index, {"value": value, "cards": [card]})
