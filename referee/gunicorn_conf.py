@@ -7,9 +7,9 @@ Environment:
 - GUNICORN_WORKER_CLASS (default ``gevent``; ``sync`` for the old one-connection-per-worker model);
 - GUNICORN_WORKER_CONNECTIONS (connections per gevent worker, default 1000; REFEREE_MAX_WAITING
   must be below it, see on_starting);
-- GUNICORN_TIMEOUT (seconds, default 30; with sync workers REFEREE_MAX_WAIT_SECONDS and
-  REFEREE_MAX_STREAM_SECONDS default to 5 s less, so that a long-poll or an event stream ends
-  before gunicorn kills its worker);
+- GUNICORN_TIMEOUT (seconds, default 30; 0: no timeout; with sync workers REFEREE_MAX_WAIT_SECONDS
+  and REFEREE_MAX_STREAM_SECONDS are 5 s less, or less if asked, so that a long-poll or an event
+  stream ends before gunicorn kills its worker);
 - GUNICORN_ACCESS_LOG (default ``-``: JSON access log lines on standard output; empty: none);
 - REFEREE_CONTROL_SOCKET (unset: no control socket; a path: gunicorn's control socket there,
   one path per instance, since gunicorn's default path is shared by every instance on a host);
@@ -53,9 +53,9 @@ try:
         # (nothing, 0 for no limit, or more).
         from referee.api.live import max_wait_from_env, stream_limit_from_env
 
-        _room = timeout - 5
-        os.environ["REFEREE_MAX_WAIT_SECONDS"] = str(min(max_wait_from_env(), max(_room, 0)))
-        os.environ["REFEREE_MAX_STREAM_SECONDS"] = f"{min(stream_limit_from_env() or _room, max(_room, 1)):g}"
+        _longest_stream = max(timeout - 5, 1)   # (a stream limit is at least 1 s)
+        os.environ["REFEREE_MAX_WAIT_SECONDS"] = str(min(max_wait_from_env(), max(timeout - 5, 0)))
+        os.environ["REFEREE_MAX_STREAM_SECONDS"] = f"{min(stream_limit_from_env() or _longest_stream, _longest_stream):g}"
 except _settings.SettingError as _bad:
     raise SystemExit(f"Referee: {_bad}") from None
 graceful_timeout = 10

@@ -81,6 +81,7 @@ def test_the_service_does_not_start_with_a_bad_setting_and_says_which(tmp_path, 
 
 @pytest.mark.parametrize(("asked", "stream", "wait"), [
     ({}, "3", "3"),                                                           # the defaults: the timeout less 5
+    ({"GUNICORN_TIMEOUT": "4"}, "1", "0"),                  # no room: the shortest stream, no wait
     ({"REFEREE_MAX_STREAM_SECONDS": "", "REFEREE_MAX_WAIT_SECONDS": " "}, "3", "3"),   # blank is unset
     ({"REFEREE_MAX_STREAM_SECONDS": "0"}, "3", "3"),                          # no limit: not with sync workers
     ({"REFEREE_MAX_STREAM_SECONDS": "30", "REFEREE_MAX_WAIT_SECONDS": "30"}, "3", "3"),   # over the timeout
