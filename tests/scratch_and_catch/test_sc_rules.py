@@ -446,6 +446,20 @@ def test_adjudicate_never_mutates_the_state_given():
     assert repr(state) == before
 
 
+def test_later_moves_never_change_an_earlier_state():
+    """A move's next state shares with its state the lists the move leaves alone (the other
+    players' hands and collected cards, each pile's cards): every state of a whole game, kept,
+    must read the same at the end as when it was made, and its piles hold only their fields."""
+    state = GAME.setup(4, "shared", {})
+    kept = [(state, repr(state))]
+    while not state["finished"]:
+        state = GAME.adjudicate(state, GAME.legal_moves(state)[-1], checked=True).state
+        kept.append((state, repr(state)))
+        assert all(pile.keys() == {"value", "cards"} for pile in state["line"])
+    assert len(kept) > 20
+    assert [text for _, text in kept] == [repr(earlier) for earlier, _ in kept]
+
+
 def test_game_progress_draw_moves_are_only_for_refills_at_a_table():
     """Game Progress: cards are drawn at the end of the turn; with the generator the draw is automatic."""
     hands = [["C1-1", "C1-2", "C1-3", "C1-4"], ["C2-1", "C2-2", "C2-3", "C2-4"]]

@@ -103,7 +103,7 @@ def _copy_state(state: State) -> State:
          "collected": list(p["collected"]) if seat == acting else p["collected"]}
         for seat, p in enumerate(state["players"])
     ]
-    new["line"] = [dict(pile) for pile in state["line"]]
+    new["line"] = [{"value": pile["value"], "cards": pile["cards"]} for pile in state["line"]]
     new["draw_pile"] = list(state["draw_pile"])
     new["turn"] = dict(state["turn"])
     if state["final_turns"] is not None:
