@@ -622,7 +622,7 @@ def register_matches(app: Flask, api: Api) -> None:
     store = app.config.get("REFEREE_STORE") or store_from_env()
     app.extensions["referee.store"] = store
     app.extensions["referee.recent_snapshots"] = RecentSnapshots(
-        app.config.get("REFEREE_SNAPSHOT_CACHE_BYTES", max_bytes_from_env()))
+        _setting(app, "REFEREE_SNAPSHOT_CACHE_BYTES", max_bytes_from_env))
     app.extensions["referee.waiting"] = app.config.get("REFEREE_WAITING") or live.slots_from_env()
     app.extensions["referee.heartbeat"] = _setting(app, "REFEREE_EVENTS_HEARTBEAT_SECONDS", live.heartbeat_from_env)
     app.extensions["referee.max_wait"] = _setting(app, "REFEREE_MAX_WAIT_SECONDS", live.max_wait_from_env)
