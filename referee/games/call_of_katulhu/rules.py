@@ -323,7 +323,9 @@ class CallOfKatulhu(Game):
             placement = player["placement"]
             hand = player["hand"]
             held = hand + placement if placement else hand
-            if len(held) != len(cat.toy_set) or set(held) != cat.toy_set:
+            # As many toys as the deck, and none of the deck missing (taking the toys out of a
+            # copy of the deck is cheaper than building their set).
+            if len(held) != len(cat.toy_set) or cat.toy_set.difference(held):
                 errors.append((f"{base}/hand", "the hand and the placement hold each of the 6 toys exactly once"))
             if not _in_catalogue_order(cat.toys, tuple(hand)):
                 errors.append((f"{base}/hand", "the hand is kept in catalogue order"))
@@ -358,8 +360,8 @@ class CallOfKatulhu(Game):
         # the pointers runs only when that check fails.
         cats = [card for player in players for card in player["cats"]]
         cats += state["table"] + state["cat_deck"] + state["discard_pile"]
-        # As many cats as the catalogue, making up the catalogue: so each cat once.
-        if not (len(cats) == len(cat.cat_set) and cat.cat_set == set(cats)):
+        # As many cats as the catalogue, and none of the catalogue missing: so each cat once.
+        if not (len(cats) == len(cat.cat_set) and not cat.cat_set.difference(cats)):
             where: dict[str, str] = {}
             claim = partial(claim_place, errors, where, cat.cat_set, noun="cat")
             for seat, player in enumerate(players):

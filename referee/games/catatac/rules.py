@@ -385,16 +385,18 @@ def _effect_name(effect: C.Effect) -> str:
 
 def _exactly(cards: list, universe: frozenset) -> bool:
     """Whether ``cards`` holds every card of ``universe`` exactly once, and nothing else."""
-    # As many cards as the universe, making up the universe: so each card once.
-    return len(cards) == len(universe) and universe == set(cards)
+    # As many cards as the universe, and none of the universe missing: so each card once.
+    # (Taking the cards out of a copy of the universe is cheaper than building their set.)
+    return len(cards) == len(universe) and not universe.difference(cards)
 
 
 def _cards_placed(state: State, boosters: tuple, known: frozenset, alphas: frozenset, points: frozenset) -> bool:
     """Whether every paw card, alpha card and points card is in exactly one place and no other
     card is anywhere: exactly when check_state's per-card pass would find nothing to report."""
     players, discard = state["players"], state["discard"]
-    paw = [card for player in players for card in player["hand"]]
-    paw += state["paw_deck"]
+    paw = list(state["paw_deck"])
+    for player in players:
+        paw += player["hand"]
     alpha = [card for card in discard if card in alphas] if alphas else []
     paw += [card for card in discard if card not in alphas] if alpha else discard
     if boosters:
