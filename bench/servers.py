@@ -24,10 +24,25 @@ ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 
 
+def interpreter() -> str:
+    """The interpreter running this script (and the servers it starts): its real path, and
+    whether its code runs from a shared ``libpython`` or is linked into the executable. Builds
+    differ by a tenth to a fifth in speed on the same machine (docs/benchmarks.md, twelfth
+    pass: pyenv's default build, shared and without PGO or LTO, against Debian's)."""
+    try:
+        maps = Path("/proc/self/maps").read_text()
+    except OSError:
+        linkage = "linkage unknown"
+    else:
+        linkage = "shared libpython" if "/libpython" in maps else "libpython linked in"
+    return f"{os.path.realpath(sys.executable)} ({linkage})"
+
+
 def machine() -> str:
-    """One line naming the machine the figures come from: CPUs, their model, Python, and the
-    time of ``sum(range(1000))`` (best of 5, as ``python -m timeit`` prints it), so that figures
-    of different machines can be told apart from figures of different code."""
+    """One line naming the machine the figures come from: CPUs, their model, Python and its
+    build (:func:`interpreter`), and the time of ``sum(range(1000))`` (best of 5, as ``python
+    -m timeit`` prints it), so that figures of different machines can be told apart from
+    figures of different code."""
     model = "unknown CPU"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -38,7 +53,7 @@ def machine() -> str:
         pass
     loops = 10_000
     best = min(timeit.repeat("sum(range(1000))", number=loops, repeat=5)) / loops
-    return (f"machine: {os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
+    return (f"machine: {os.cpu_count()} CPUs ({model}), Python {platform.python_version()} at {interpreter()}, "
             f"sum(range(1000)) in {best * 1e6:.1f} us (timeit, best of 5)")
 
 
