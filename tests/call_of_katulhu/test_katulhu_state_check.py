@@ -76,8 +76,16 @@ def test_each_kind_of_misplaced_toy_or_cat_has_its_pointer():
         assert errors is not None, "accepted"
         return errors
 
+    # The default catalogue's toys, in catalogue order: yarn, feather, mouse, laser, catnip, box.
     assert pointers(lambda s: s["players"][0]["hand"].pop()) == [
-        ("/players/0/hand", "the hand and the placement hold each of the 6 toys exactly once")]
+        ("/players/0/hand", "the hand and the placement hold each of the 6 toys exactly once; missing: box")]
+    # An unknown toy and a repeated one are each named at their own place (the rest follows).
+    assert pointers(lambda s: s["players"][0]["hand"].__setitem__(2, "ball"))[:2] == [
+        ("/players/0/hand/2", "unknown toy id 'ball'"),
+        ("/players/0/hand", "the hand and the placement hold each of the 6 toys exactly once; missing: mouse")]
+    assert pointers(lambda s: s["players"][1]["hand"].__setitem__(2, "feather"))[:2] == [
+        ("/players/1/hand/2", "toy feather is also at /players/1/hand/1"),
+        ("/players/1/hand", "the hand and the placement hold each of the 6 toys exactly once; missing: mouse")]
     assert pointers(lambda s: s["players"][1]["hand"].reverse()) == [
         ("/players/1/hand", "the hand is kept in catalogue order")]
     first_on_table = state["table"][0]

@@ -151,6 +151,22 @@ def catalogue_of(state: State) -> C.Catalogue:
     return C.load_catalogue(state["options"]["catalogue"])
 
 
+def _toy_place_errors(base: str, hand: list, placement: list | None, toys: frozenset[str]) -> list[tuple[str, str]]:
+    """Why a player's hand and placement (``base``: the player's pointer) do not hold each toy
+    of ``toys`` exactly once: each unknown or repeated toy at its own pointer, then the toys
+    missing from both (rulebook, Setup: each player takes the 6 toys of their deck)."""
+    errors: list[tuple[str, str]] = []
+    where: dict[str, str] = {}
+    for field, toys_there in (("hand", hand), ("placement", placement or ())):
+        for i, toy in enumerate(toys_there):
+            claim_place(errors, where, toys, toy, f"{base}/{field}/{i}", noun="toy")
+    missing = toys - where.keys()
+    if missing:
+        errors.append((f"{base}/hand", "the hand and the placement hold each of the 6 toys exactly once; missing: "
+                                       + ", ".join(sorted(missing))))
+    return errors
+
+
 @lru_cache(maxsize=1024)
 def _in_catalogue_order(toys: tuple[str, ...], hand: tuple[str, ...]) -> bool:
     """Whether ``hand`` lists some of ``toys`` in their order (the state check; a hand is one
@@ -326,7 +342,7 @@ class CallOfKatulhu(Game):
             # As many toys as the deck, and none of the deck missing (taking the toys out of a
             # copy of the deck is cheaper than building their set).
             if len(held) != len(cat.toy_set) or cat.toy_set.difference(held):
-                errors.append((f"{base}/hand", "the hand and the placement hold each of the 6 toys exactly once"))
+                errors.extend(_toy_place_errors(base, hand, placement, cat.toy_set))
             if not _in_catalogue_order(cat.toys, tuple(hand)):
                 errors.append((f"{base}/hand", "the hand is kept in catalogue order"))
             if placement is not None:
