@@ -132,3 +132,47 @@ def test_a_deck_that_is_not_an_object_is_refused():
     with pytest.raises(InvalidState) as refused:
         GAME.check_state(state)
     assert refused.value.errors == [("/options/deck", "must be an object of counts (cat, scratch)")]
+
+
+# Every state of a game in progress has a move (Game Progress: a turn is two cards, then the
+# refill to 4 cards from the draw pile; End of the Game: a player who cannot refill ends the
+# game, and a final turn with no card to play passes). A refill step with nothing to draw or
+# a full hand, and a player to act with no card in hand and none in the pile, are reached by
+# no game: the check refuses them (before, they were judged, and no move was legal).
+
+def _refusal(**fields):
+    from tests.scratch_and_catch.sc_helpers import build
+    with pytest.raises(InvalidState) as refused:
+        build(**fields)
+    return refused.value.errors
+
+
+def test_a_refill_step_needs_a_card_to_draw_and_a_hand_short_of_4():
+    from tests.scratch_and_catch.sc_helpers import build
+    hands = [["C1-1", "C2-1", "C3-1"], ["C5-1", "C6-1", "C7-1", "C8-1"]]
+    line = [["C9-1"]]
+    short = build(hands, line, pile=["C4-1"], turn=0, step="refill", chance="table", extra_pile=False)
+    assert GAME.legal_moves(short) == [{"type": "draw", "player": 0, "card": "C4-1"}]
+    step_error = ("/turn/step", "a refill step lasts while the draw pile has cards and the hand holds fewer than 4")
+    assert step_error in _refusal(hands=hands, line=line, collected=[["C4-1"], []], turn=0, step="refill",
+                                  chance="table", extra_pile=False)
+    full = [["C1-1", "C2-1", "C3-1", "C4-1"], hands[1]]
+    assert step_error in _refusal(hands=full, line=line, pile=["C10-1"], turn=0, step="refill", chance="table",
+                                  extra_pile=False)
+
+
+def test_the_player_to_act_has_a_card_in_hand_or_in_the_draw_pile():
+    from tests.scratch_and_catch.sc_helpers import build
+    hands = [[], ["C5-1", "C6-1", "C7-1", "C8-1"]]
+    final = {"ended_by": 1, "reason": "cannot_refill", "remaining": [0]}
+    # An empty hand with a card in the pile: the pile play is the move.
+    with_pile = build(hands, [["C9-1"]], pile=["C4-1"], turn=0, final_turns=final, extra_pile=False)
+    assert GAME.legal_moves(with_pile) == [{"type": "play", "player": 0, "source": "pile"}]
+    for step in ("first", "second"):
+        errors = _refusal(hands=hands, line=[["C9-1"]], collected=[["C4-1"], []], turn=0, step=step,
+                          final_turns=final, extra_pile=False)
+        assert ("/turn/player", "the player to act has no card in hand and the draw pile is empty: that turn "
+                                "ends or passes (End of the Game)") in errors
+    # A finished game has no player to act.
+    build(hands, [["C9-1"]], collected=[["C4-1"], []], turn=1,
+          final_turns={"ended_by": 1, "reason": "cannot_refill", "remaining": []}, finished=True, extra_pile=False)

@@ -491,8 +491,10 @@ class ScratchAndCatch(Game):
 
     def check_state(self, state: State) -> None:
         """Raise InvalidState unless every card of the deck is in exactly one place, the line
-        is ordered and sorted, hands hold at most 4 cards, fleas are not negative, and the turn
-        and end-of-game fields agree. Pointers are JSON pointers into the state."""
+        is ordered and sorted, hands hold at most 4 cards, fleas are not negative, the turn
+        and end-of-game fields agree, and a game in progress has a move (a refill step has a
+        card to draw and a hand short of 4; otherwise the player to act holds a card or can
+        take one from the pile). Pointers are JSON pointers into the state."""
         errors: list[tuple[str, str]] = []
         if state.get("game") != GAME_ID:
             raise InvalidState([("/game", f"this endpoint judges {GAME_ID} states")])
@@ -516,6 +518,19 @@ class ScratchAndCatch(Game):
             errors.append(("/turn/player", f"must be a seat from 0 to {n - 1}"))
         if turn["step"] == "refill" and (full["chance"] != "table" or full.get("hands") == "unseen"):
             errors.append(("/turn/step", "a refill step exists only with chance 'table' and seen hands"))
+        acting = turn["player"]
+        if not state["finished"] and 0 <= acting < n:
+            # Every state of a game in progress has a move: a refill lasts while a card can be
+            # drawn and the hand is short, and a turn never starts (nor goes on) with no card in
+            # hand and none in the pile (the turn ends, or passes, instead).
+            hand, pile = players[acting]["hand"], state["draw_pile"]
+            if turn["step"] == "refill":
+                if not pile or len(hand) >= C.HAND_SIZE:
+                    errors.append(("/turn/step", f"a refill step lasts while the draw pile has cards and the hand "
+                                                 f"holds fewer than {C.HAND_SIZE}"))
+            elif not hand and not pile:
+                errors.append(("/turn/player", "the player to act has no card in hand and the draw pile is empty: "
+                                               "that turn ends or passes (End of the Game)"))
         if final is not None:
             if not 0 <= final["ended_by"] < n:
                 errors.append(("/final_turns/ended_by", f"must be a seat from 0 to {n - 1}"))
