@@ -13,6 +13,7 @@ from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch import cards as C
 from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place
 from tests.misplaced import corrupted_position
+from tests.scratch_and_catch.sc_helpers import build
 
 
 def _places(state):
@@ -138,17 +139,16 @@ def test_a_deck_that_is_not_an_object_is_refused():
 # refill to 4 cards from the draw pile; End of the Game: a player who cannot refill ends the
 # game, and a final turn with no card to play passes). A refill step with nothing to draw or
 # a full hand, and a player to act with no card in hand and none in the pile, are reached by
-# no game: the check refuses them (before, they were judged, and no move was legal).
+# no game: the check refuses them (before, they were judged: no move was legal, or a draw into
+# a full hand gave a hand of 5, which the check refuses).
 
 def _refusal(**fields):
-    from tests.scratch_and_catch.sc_helpers import build
     with pytest.raises(InvalidState) as refused:
         build(**fields)
     return refused.value.errors
 
 
 def test_a_refill_step_needs_a_card_to_draw_and_a_hand_short_of_4():
-    from tests.scratch_and_catch.sc_helpers import build
     hands = [["C1-1", "C2-1", "C3-1"], ["C5-1", "C6-1", "C7-1", "C8-1"]]
     line = [["C9-1"]]
     short = build(hands, line, pile=["C4-1"], turn=0, step="refill", chance="table", extra_pile=False)
@@ -162,7 +162,6 @@ def test_a_refill_step_needs_a_card_to_draw_and_a_hand_short_of_4():
 
 
 def test_the_player_to_act_has_a_card_in_hand_or_in_the_draw_pile():
-    from tests.scratch_and_catch.sc_helpers import build
     hands = [[], ["C5-1", "C6-1", "C7-1", "C8-1"]]
     final = {"ended_by": 1, "reason": "cannot_refill", "remaining": [0]}
     # An empty hand with a card in the pile: the pile play is the move.
