@@ -337,13 +337,16 @@ def test_end_of_the_game_final_turn_with_one_card_ends_after_it():
 
 
 def test_end_of_the_game_player_without_cards_is_passed_over():
-    """End of the Game: a player with no card and an empty pile cannot take a final turn."""
-    state = build([["C1-1", "C1-2", "C6-1", "C6-2"], [], ["C3-1", "C3-2"]], [["C9-1"]], turn=0, extra_pile=False)
+    """End of the Game: a player with no card and an empty pile cannot take a final turn (a
+    recorded position: in a game every player holds 4 cards when the end is triggered)."""
+    final = {"ended_by": 2, "reason": "cannot_refill", "remaining": [0, 1]}
+    state = build([["C1-1", "C1-2", "C6-1", "C6-2"], [], ["C3-1", "C3-2"]], [["C9-1"]], turn=0, extra_pile=False,
+                  final_turns=final)
     state = play(state, 0, "C1-1").state
     verdict = play(state, 0, "C1-2")
-    assert verdict.state["final_turns"]["remaining"] == [2]
     assert {"type": "turn_passed", "player": 1, "reason": "no_cards"} in verdict.events
-    assert verdict.state["turn"]["player"] == 2
+    assert verdict.state["final_turns"]["remaining"] == []
+    assert verdict.state["finished"] is True
 
 
 @pytest.mark.parametrize("fleas,points", [

@@ -175,3 +175,37 @@ def test_the_player_to_act_has_a_card_in_hand_or_in_the_draw_pile():
     # A finished game has no player to act.
     build(hands, [["C9-1"]], collected=[["C4-1"], []], turn=1,
           final_turns={"ended_by": 1, "reason": "cannot_refill", "remaining": []}, finished=True, extra_pile=False)
+
+
+def test_before_the_final_turns_every_player_but_the_one_to_act_holds_4_cards():
+    """Game Progress: each turn ends with the refill to 4 cards; End of the Game: a player who
+    cannot refill ends the game. A player holding fewer outside the final turns was accepted,
+    and a legal move then gave a state the check refuses (the next player to act, with no card
+    and an empty pile)."""
+    hands = [["C1-1", "C1-2", "C1-3", "C1-4"], []]
+    errors = _refusal(hands=hands, line=[], pile=["C1-5"], turn=0, step="second", extra_pile=False)
+    assert errors == [("/players/1/hand", "before the final turns, every player but the one to act holds 4 cards "
+                                          "(each turn ends with the refill)")]
+    # The player to act may hold fewer (a card played, or a pile play to come); so may anyone
+    # during the final turns.
+    build([["C1-1"], ["C2-1", "C2-2", "C2-3", "C2-4"]], [], pile=["C1-5"], turn=0, step="second")
+    build(hands, [], pile=["C1-5"], turn=0, step="second", extra_pile=False,
+          final_turns={"ended_by": 1, "reason": "cannot_refill", "remaining": [0]})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.text(min_size=1, max_size=8), players=st.integers(2, 6), chance=st.sampled_from(["seeded", "table"]),
+       steps=st.integers(0, 60), changes=st.integers(0, 3), rnd=st.randoms(use_true_random=False))
+def test_a_state_the_check_accepts_has_a_move_and_every_move_leads_to_one_it_accepts(seed, players, chance, steps,
+                                                                                    changes, rnd):
+    state = corrupted_position(GAME, GAME.setup(players, seed, {"chance": chance}), steps, changes, rnd, _corrupt)
+    try:
+        GAME.check_state(state)
+    except InvalidState:
+        return
+    moves = GAME.legal_moves(state)
+    assert bool(moves) != state["finished"]
+    for move in moves:
+        verdict = GAME.adjudicate(state, move, checked=True)
+        assert verdict.legal, verdict.violations
+        GAME.check_state(verdict.state)

@@ -494,7 +494,8 @@ class ScratchAndCatch(Game):
         is ordered and sorted, hands hold at most 4 cards, fleas are not negative, the turn
         and end-of-game fields agree, and a game in progress has a move (a refill step has a
         card to draw and a hand short of 4; otherwise the player to act holds a card or can
-        take one from the pile). Pointers are JSON pointers into the state."""
+        take one from the pile) and keeps one (before the final turns, every other player
+        holds 4 cards). Pointers are JSON pointers into the state."""
         errors: list[tuple[str, str]] = []
         if state.get("game") != GAME_ID:
             raise InvalidState([("/game", f"this endpoint judges {GAME_ID} states")])
@@ -531,6 +532,14 @@ class ScratchAndCatch(Game):
             elif not hand and not pile:
                 errors.append(("/turn/player", "the player to act has no card in hand and the draw pile is empty: "
                                                "that turn ends or passes (End of the Game)"))
+            if final is None:
+                # Each turn ends with the refill to 4 cards, and a player who cannot refill ends
+                # the game: until then, every player but the one to act holds 4 cards.
+                for seat, player in enumerate(players):
+                    if seat != acting and len(player["hand"]) != C.HAND_SIZE:
+                        errors.append((f"/players/{seat}/hand", f"before the final turns, every player but the one "
+                                                                f"to act holds {C.HAND_SIZE} cards (each turn ends "
+                                                                f"with the refill)"))
         if final is not None:
             if not 0 <= final["ended_by"] < n:
                 errors.append(("/final_turns/ended_by", f"must be a seat from 0 to {n - 1}"))
