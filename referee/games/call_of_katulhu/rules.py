@@ -343,7 +343,7 @@ class CallOfKatulhu(Game):
             # copy of the deck is cheaper than building their set).
             if len(held) != len(cat.toy_set) or cat.toy_set.difference(held):
                 errors.extend(_toy_place_errors(base, hand, placement, cat.toy_set))
-            if not _in_catalogue_order(cat.toys, tuple(hand)):
+            elif not _in_catalogue_order(cat.toys, tuple(hand)):  # (only once the toys are right)
                 errors.append((f"{base}/hand", "the hand is kept in catalogue order"))
             if placement is not None:
                 if len(placement) != C.SLOTS:
