@@ -35,7 +35,6 @@ so states written before it stay valid.
 from __future__ import annotations
 
 from functools import partial
-from operator import itemgetter
 from typing import Any, Callable, Mapping, NamedTuple
 
 from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation,
@@ -85,9 +84,6 @@ MESSAGES = {
                           "line, {collected} collected).", PROGRESS),
     "REFILL_UNSEEN": ("With unseen hands the refill only changes the hand sizes: there is no draw move.", PROGRESS),
 }
-
-
-_HAND = itemgetter("hand")
 
 
 def _violation(code: str, **params: Any) -> Violation:
@@ -539,13 +535,12 @@ class ScratchAndCatch(Game):
             if final is None:
                 # Each turn ends with the refill to 4 cards, and a player who cannot refill ends
                 # the game: until then, every player but the one to act holds 4 cards.
-                # (Every hand holds at most 4, checked above: so the sum of their sizes tells.)
-                if sum(map(len, map(_HAND, players))) != C.HAND_SIZE * (n - 1) + len(hand):
-                    errors.extend((f"/players/{seat}/hand", f"before the final turns, every player but the one to "
-                                                            f"act holds {C.HAND_SIZE} cards (each turn ends with the "
-                                                            f"refill)")
-                                  for seat, player in enumerate(players)
-                                  if seat != acting and len(player["hand"]) != C.HAND_SIZE)
+                four = C.HAND_SIZE
+                for seat, player in enumerate(players):
+                    if len(player["hand"]) != four and seat != acting:
+                        errors.append((f"/players/{seat}/hand", f"before the final turns, every player but the one "
+                                                                f"to act holds {four} cards (each turn ends with the "
+                                                                f"refill)"))
         if final is not None:
             if not 0 <= final["ended_by"] < n:
                 errors.append(("/final_turns/ended_by", f"must be a seat from 0 to {n - 1}"))
