@@ -70,12 +70,18 @@ def _corrupt(state, rnd):
     return kind
 
 
+@st.composite
+def _corrupted_positions(draw):
+    """A position of a random game (2 to 6 players, either chance) after up to 3 changes."""
+    state = GAME.setup(draw(st.integers(2, 6)), draw(st.text(min_size=1, max_size=8)),
+                       {"chance": draw(st.sampled_from(["seeded", "table"]))})
+    return corrupted_position(GAME, state, draw(st.integers(0, 60)), draw(st.integers(0, 3)),
+                              draw(st.randoms(use_true_random=False)), _corrupt)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.text(min_size=1, max_size=8), players=st.integers(2, 6), chance=st.sampled_from(["seeded", "table"]),
-       steps=st.integers(0, 60), changes=st.integers(0, 3), rnd=st.randoms(use_true_random=False))
-def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing(seed, players, chance, steps,
-                                                                                 changes, rnd):
-    state = corrupted_position(GAME, GAME.setup(players, seed, {"chance": chance}), steps, changes, rnd, _corrupt)
+@given(state=_corrupted_positions())
+def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing(state):
     deck = C.deck_set(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
     by_value = C.ids_by_value(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
     detailed = _card_place_errors(state, deck)
@@ -194,11 +200,8 @@ def test_before_the_final_turns_every_player_but_the_one_to_act_holds_4_cards():
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.text(min_size=1, max_size=8), players=st.integers(2, 6), chance=st.sampled_from(["seeded", "table"]),
-       steps=st.integers(0, 60), changes=st.integers(0, 3), rnd=st.randoms(use_true_random=False))
-def test_a_state_the_check_accepts_has_a_move_and_every_move_leads_to_one_it_accepts(seed, players, chance, steps,
-                                                                                    changes, rnd):
-    state = corrupted_position(GAME, GAME.setup(players, seed, {"chance": chance}), steps, changes, rnd, _corrupt)
+@given(state=_corrupted_positions())
+def test_a_state_the_check_accepts_has_a_move_and_every_move_leads_to_one_it_accepts(state):
     try:
         GAME.check_state(state)
     except InvalidState:
