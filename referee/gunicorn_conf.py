@@ -38,13 +38,14 @@ from referee.server_errors import install as _problem_errors  # noqa: E402 - aft
 
 _problem_errors()  # gunicorn's own 400/414/431 answers as problem+json (referee/server_errors.py)
 
-from referee import settings as _settings
+from referee import settings as _settings  # noqa: E402
 from referee.api.transport import CONNECTION_CLOSER as _connection_closer  # noqa: E402
+from referee.store import worker_connections_from_env as _worker_connections_from_env  # noqa: E402
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 try:
     workers = _settings.number("WEB_CONCURRENCY", 1, integer=True, positive=True)
-    worker_connections = _settings.number("GUNICORN_WORKER_CONNECTIONS", 1000, integer=True, positive=True)
+    worker_connections = _worker_connections_from_env()   # (the store sizes its pool by it too)
     timeout = _settings.number("GUNICORN_TIMEOUT", 30, integer=True, minimum=0)   # 0: gunicorn kills no worker
     if worker_class != "gevent" and timeout > 0:
         # A sync worker busy with one request longer than ``timeout`` is killed (the client gets
