@@ -40,9 +40,9 @@ def interpreter() -> str:
 
 def machine() -> str:
     """One line naming the machine the figures come from: CPUs, their model, Python and its
-    build (:func:`interpreter`), and the time of ``sum(range(1000))`` (best of 5, as ``python
-    -m timeit`` prints it), so that figures of different machines can be told apart from
-    figures of different code."""
+    build (:func:`interpreter`), the time of ``sum(range(1000))`` (best of 5, as ``python -m
+    timeit`` prints it), so that figures of different machines can be told apart from figures
+    of different code, and whether the engine is compiled (:func:`engine`)."""
     model = "unknown CPU"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -54,7 +54,14 @@ def machine() -> str:
     loops = 10_000
     best = min(timeit.repeat("sum(range(1000))", number=loops, repeat=5)) / loops
     return (f"machine: {os.cpu_count()} CPUs ({model}), Python {platform.python_version()} at {interpreter()}, "
-            f"sum(range(1000)) in {best * 1e6:.1f} us (timeit, best of 5)")
+            f"sum(range(1000)) in {best * 1e6:.1f} us (timeit, best of 5); {engine()}")
+
+
+def engine() -> str:
+    """Whether this tree's rules engine runs compiled (mypyc, setup.py) or interpreted."""
+    import referee.engine
+
+    return "engine compiled (mypyc)" if referee.engine.compiled() else "engine interpreted"
 
 
 def free_port() -> int:
@@ -138,11 +145,17 @@ def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: s
 
 def export_revision(revision: str, folder: Path, name: str = "revision") -> Path:
     """The source tree of git ``revision`` extracted under ``folder`` (git archive), to serve it
-    beside the working tree in the same run: what a change bought, measured in one run."""
+    beside the working tree in the same run: what a change bought, measured in one run. A
+    revision with setup.py has its engine compiled in place (mypyc, about 40 s; the running
+    Python needs mypy, which the test extras install), unless REFEREE_PURE_PYTHON is set."""
     target = folder / name
     target.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    if (target / "setup.py").exists() and not os.environ.get("REFEREE_PURE_PYTHON", "").strip():
+        # A revision whose engine is compiled (setup.py, mypyc) is measured compiled, as installed.
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=target, check=True,
+                       capture_output=True)
     return target
 
 

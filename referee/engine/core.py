@@ -217,7 +217,7 @@ class Game:
                 verdicts.append(verdict)
                 if not verdict.legal:
                     return state, verdicts, index
-                state = verdict.state
+                state = verdict.state  # type: ignore[assignment]  # a legal verdict has its next state
                 if after_step is not None:
                     after_step(index)
         finally:

@@ -80,7 +80,7 @@ def disclose(disclosure: Disclosure, before: State, move: dict, events: Sequence
     secrets: list[dict] = []
     reveals: list[str] = []
     mover = move.get("player")
-    items = [("/move", move, disclosure.of_move(move["type"]))]
+    items: list[tuple[str, dict, Any]] = [("/move", move, disclosure.of_move(move["type"]))]
     items += [(f"/events/{i}", event, disclosure.of_event(event["type"])) for i, event in enumerate(events)]
     for base, item, declared in items:
         if isinstance(declared, Reveals):
@@ -113,10 +113,10 @@ def render(record: Mapping[str, Any], reader: int | None, revealed: frozenset[st
               if reader not in secret["seen_by"] and secret["until"] not in revealed]
     if not hidden:
         return move, events, False
-    document = {"move": dict(move), "events": [dict(event) for event in events]}
+    document: dict[str, Any] = {"move": dict(move), "events": [dict(event) for event in events]}
     for pointer in hidden:
         _, top, *rest = pointer.split("/")
-        target = document[top]
+        target: Any = document[top]
         for part in rest[:-1]:
             target = target[int(part)] if isinstance(target, list) else target[part]
         target[rest[-1]] = None

@@ -7,7 +7,7 @@ problem is, as JSON pointers into the state.
 
 from __future__ import annotations
 
-from typing import Collection
+from typing import Any, Collection
 
 
 def unknown_id(value: object, noun: str = "card") -> str:
@@ -16,12 +16,13 @@ def unknown_id(value: object, noun: str = "card") -> str:
     return f"null is not a {noun} id" if value is None else f"unknown {noun} id {value!r}"
 
 
-def claim_place(errors: list[tuple[str, str]], places: dict[str, str], universe: Collection[str], card: str,
+def claim_place(errors: list[tuple[str, str]], places: dict[str, str], universe: Collection[str], card: Any,
                 pointer: str, noun: str = "card") -> None:
     """Record that ``card`` lies at ``pointer`` in ``places`` (card -> pointer of its first
     place), or append to ``errors`` why it cannot: ``universe`` (the game's cards of that kind)
     has no such card, or it was found at another place already. ``noun`` names the card in
-    the detail ("cat" in Call of Katulhu)."""
+    the detail ("cat" in Call of Katulhu). ``card`` is what the state holds there: an id, or
+    any other JSON value (null, a number) that is no card."""
     if card not in universe:
         errors.append((pointer, unknown_id(card, noun)))
     elif card in places:

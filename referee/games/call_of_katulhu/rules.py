@@ -160,7 +160,7 @@ def _toy_place_errors(base: str, hand: list, placement: list | None, toys: froze
     for field, toys_there in (("hand", hand), ("placement", placement or ())):
         for i, toy in enumerate(toys_there):
             claim_place(errors, where, toys, toy, f"{base}/{field}/{i}", noun="toy")
-    missing = toys - where.keys()
+    missing = toys.difference(where)
     if missing:
         errors.append((f"{base}/hand", "the hand and the placement hold each of the 6 toys exactly once; missing: "
                                        + ", ".join(sorted(missing))))
@@ -386,7 +386,7 @@ class CallOfKatulhu(Game):
             for field in ("table", "cat_deck", "discard_pile"):
                 for i, card in enumerate(state[field]):
                     claim(card, f"/{field}/{i}")
-            missing = cat.cat_set - where.keys()
+            missing = cat.cat_set.difference(where)
             if missing:
                 errors.append(("", f"cats missing from every place: {', '.join(sorted(missing))}"))
 

@@ -499,7 +499,7 @@ def _ball_effect(ball: _Ball, name: str, amount: int, direction: str | None, cla
     elif name == "movement":
         if spot not in C.ALLEYS:
             return NOT_ON_ALLEY
-        target = spot + amount * C.DIRECTIONS[direction]
+        target = spot + amount * C.DIRECTIONS[direction]  # type: ignore[index]  # a movement has one
         if target not in C.ALLEYS:
             return "off_alleys"
         ball.events.append({"type": "ball_moved", "by": by, "from": C.SPOTS[spot], "to": C.SPOTS[target]})
@@ -598,7 +598,7 @@ def _run(kind: C.Kind, card: str, steps, spot: int, colour: str, clan: str, coin
     return None, (ball.spot, ball.colour, ball.stashed, ball.events, ball.skip, replay)
 
 
-def _judge_before_flips(kind: C.Kind, card: str, steps, start: tuple, faces: tuple, answering: bool,
+def _judge_before_flips(kind: C.Kind, card: str, steps, start: tuple[Any, Any, Any], faces: tuple, answering: bool,
                         can_replay: bool):
     """Seeded chance, a play whose flips came out against it: ``(violation, result, forfeited)``.
 
@@ -984,7 +984,7 @@ class Catatac(Game):
             elif card in seen:
                 errors.append((pointer, f"card {card} is dealt twice"))
             seen.add(card)
-        alpha = deal.get("alpha")
+        alpha: Any = deal.get("alpha")
         if C.ALPHA in boosters:
             if not isinstance(alpha, list) or len(alpha) != n:
                 errors.append(("/options/deal/alpha", f"names the alpha card drawn by each seat ({n})"))
@@ -1040,7 +1040,7 @@ class Catatac(Game):
         placed = not unseen and _cards_placed(state, boosters, known, alphas, points_set)
         where: dict[str, str] = {}
 
-        def claim(card: str, pointer: str, universe: frozenset, places: dict) -> None:
+        def claim(card: Any, pointer: str, universe: frozenset, places: dict) -> None:
             claim_place(errors, places, universe, card, pointer)
 
         clans = facts.clans
@@ -1076,7 +1076,7 @@ class Catatac(Game):
                 if "alpha" in player:
                     errors.append((f"/players/{seat}/alpha", "present only when boosters are in play"))
         if not placed:
-            missing = () if unseen else known - where.keys()
+            missing = () if unseen else known.difference(where)
             if missing:
                 errors.append(("", f"paw cards missing from every place: {', '.join(sorted(missing))}"))
             pwhere: dict[str, str] = {}
@@ -1085,7 +1085,7 @@ class Catatac(Game):
             for clan in C.CLANS:
                 for i, card in enumerate(state["points"][clan]):
                     claim(card, f"/points/{clan}/{i}", points_set, pwhere)
-            pmissing = points_set - pwhere.keys()
+            pmissing = points_set.difference(pwhere)
             if pmissing:
                 errors.append(("", f"points cards missing from every place: {', '.join(sorted(pmissing))}"))
 
@@ -1231,7 +1231,7 @@ class Catatac(Game):
         if not placed:
             for i, card in enumerate(state.get("alpha_aside", [])):
                 claim(card, f"/alpha_aside/{i}", alphas, awhere)
-            missing = alphas - awhere.keys()
+            missing = alphas.difference(awhere)
             if missing:
                 errors.append(("", f"alpha cards missing from every place: {', '.join(sorted(missing))}"))
         played = sum(1 for c in state["discard"] if c in alphas)
@@ -1267,7 +1267,7 @@ class Catatac(Game):
         for i, card in enumerate(state["discard"]):
             if card in alphas:
                 claim(card, f"/discard/{i}", alphas, awhere)
-                per_clan[C.KINDS[card].alpha] += 1
+                per_clan[C.KINDS[card].alpha] += 1  # type: ignore[index]  # an alpha card has its clan
         aside = state.get("alpha_aside", [])
         if any(card is not None for card in aside) or len(aside) != len(alphas) - len(players):
             errors.append(("/alpha_aside", f"with unseen hands {len(alphas) - len(players)} nulls: the alpha cards "
@@ -1437,7 +1437,7 @@ class Catatac(Game):
         """Rulebook, 1. Play a Paw Card / Making a Pair / Activating the Action Block / The
         "Combo" / Cooperation / 2. Influencing the Yarn Ball / Countering a Stash."""
         seat = move["player"]
-        card = move.get("card")
+        card: Any = move.get("card")
         player = state["players"][seat]
         hand = player["hand"]
         unseen = _unseen(state)
@@ -1760,10 +1760,10 @@ class Catatac(Game):
         players = state["players"]
         finished = state["finished"]
         marathon = state["marathon"]
-        seats = {"white": [], "black": []}
+        seats: dict[str, list[int]] = {"white": [], "black": []}
         for s, p in enumerate(players):
             seats[p["clan"]].append(s)
-        clans = {clan: {"seats": seats[clan], "points_cards": len(state["points"][clan]), "points": None, "sardines": None}
+        clans: dict[str, dict[str, Any]] = {clan: {"seats": seats[clan], "points_cards": len(state["points"][clan]), "points": None, "sardines": None}
                  for clan in C.CLANS}
         scores: dict = {"clans": clans, "marathon": None}
         final = None

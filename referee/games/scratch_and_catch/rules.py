@@ -301,7 +301,7 @@ def _card_place_errors(state: State, known: frozenset[str]) -> list[tuple[str, s
     errors.extend(_line_errors(state["line"], claim, known))
     for i, card in enumerate(state["draw_pile"]):
         claim(card, f"/draw_pile/{i}")
-    missing = known - where.keys()
+    missing = known.difference(where)
     if missing:
         errors.append(("", f"cards missing from every place: {', '.join(sorted(missing))}"))
     return errors
@@ -325,7 +325,7 @@ def _line_errors(line: list, claim: Callable[[Any, str], None], names: Any) -> l
     value; every card is passed to ``claim`` with its pointer (``names``: the card names the
     state may hold, ids or kinds, whose value is checked)."""
     errors: list[tuple[str, str]] = []
-    previous = 0
+    previous: Any = 0   # a value as the state gives it (the schema admits any number)
     for p, pile in enumerate(line):
         value = pile["value"]
         if not 1 <= value <= 10 or value <= previous:
@@ -647,7 +647,7 @@ class ScratchAndCatch(Game):
         a card) and from the draw pile (when it has one); ``table_fills`` marks ``card`` as the
         field the table fills in with what it sees."""
         kinds = _unseen_kinds(state)
-        moves = []
+        moves: list[dict] = []
         for source, cards in (("hand", state["players"][seat]["hand"]), ("pile", state["draw_pile"])):
             if cards:
                 moves.extend({"type": "play", "player": seat, "source": source, "card": kind, TABLE_FILLS: ["card"]}
@@ -699,7 +699,8 @@ class ScratchAndCatch(Game):
     def _unseen_card(state: State, move: dict) -> str:
         """Unseen hands: the kind a play names, once it is checked a copy of it can still be
         hidden in the hand or pile it comes from. Raises Illegal."""
-        seat, source, card = move["player"], move.get("source"), move.get("card")
+        seat, source = move["player"], move.get("source")
+        card: Any = move.get("card")
         if source == "hand" and not state["players"][seat]["hand"]:
             raise Illegal(_violation("HAND_EMPTY"))
         if source != "hand" and not state["draw_pile"]:
@@ -720,6 +721,7 @@ class ScratchAndCatch(Game):
         source = move.get("source")
         hand = state["players"][seat]["hand"]
         unseen = _unseen(state)
+        card: Any
         if unseen:
             card = self._unseen_card(state, move)
         elif source == "hand":

@@ -1,0 +1,77 @@
+"""The rules engine as installed is the one compiled by mypyc from these sources (setup.py), and
+it answers every request as the interpreted sources do (the same rules, only faster).
+
+Set REFEREE_PURE_PYTHON=1 at install time to build no extension: the tests then run the
+interpreted engine, and the compiled-only checks are skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import referee.engine
+from tests.engine_agreement import cases
+
+ROOT = Path(__file__).resolve().parents[1]
+PURE = os.environ.get("REFEREE_PURE_PYTHON", "").strip() not in ("", "0")
+
+
+def _compiled_modules() -> list[str]:
+    """The module names setup.py compiles (``referee/engine/core.py`` -> ``referee.engine.core``)."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    listing = next(node.value for node in tree.body
+                   if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "COMPILED")
+    return [path.removesuffix(".py").replace("/", ".") for path in ast.literal_eval(listing)]
+
+
+@pytest.mark.skipif(PURE, reason="installed with REFEREE_PURE_PYTHON: the interpreted engine")
+def test_every_engine_module_runs_compiled_and_is_built_from_its_source():
+    names = _compiled_modules()
+    assert "referee.engine.core" in names and "referee.games.catatac.rules" in names
+    assert referee.engine.compiled()
+    # The modules' code lies in one shared library (mypyc's group); each module's own extension
+    # only loads it, and is not rebuilt when its source changes.
+    group = Path(sys.modules["referee_engine__mypyc"].__file__)
+    for name in names:
+        module = importlib.import_module(name)
+        built = Path(module.__file__)
+        assert built.suffix == ".so", f"{name} is interpreted ({built}): the build fell back to pure Python"
+        source = ROOT / (name.replace(".", "/") + ".py")
+        if built.parent == source.parent:  # an editable install: built in place, beside the source
+            assert group.stat().st_mtime >= source.stat().st_mtime, (
+                f"{source} changed after the engine was compiled: run `.venv/bin/pip install -e .` again")
+
+
+def _answers(tree: Path, lines: str) -> tuple[bool, list]:
+    run = subprocess.run([sys.executable, str(ROOT / "tests" / "engine_agreement.py"), str(tree)], input=lines,
+                         capture_output=True, text=True, cwd=tree, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(tree)})
+    assert run.returncode == 0, run.stderr[-3000:]
+    first, *rest = run.stdout.splitlines()
+    return json.loads(first)["compiled"], [json.loads(line) for line in rest]
+
+
+@pytest.mark.skipif(PURE, reason="installed with REFEREE_PURE_PYTHON: there is no compiled engine to compare")
+def test_the_compiled_and_the_interpreted_engine_answer_alike(tmp_path):
+    # The interpreted engine: the same sources, without the extensions built beside them.
+    pure = tmp_path / "pure"
+    shutil.copytree(ROOT / "referee", pure / "referee", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    requests = cases(seed=14, positions_per_game=120)
+    lines = "".join(json.dumps(case) + "\n" for case in requests)
+    compiled_flag, compiled = _answers(ROOT, lines)
+    pure_flag, interpreted = _answers(pure, lines)
+    assert (compiled_flag, pure_flag) == (True, False)
+    assert len(compiled) == len(interpreted) == len(requests) > 2000
+    statuses = {status for status, _ in compiled}
+    assert 200 in statuses and 422 in statuses and 500 not in statuses
+    differing = [(path, body, a, b) for (path, body), a, b in zip(requests, compiled, interpreted) if a != b]
+    assert differing == [], f"{len(differing)} answers differ; the first: {differing[0]}"
