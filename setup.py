@@ -9,8 +9,8 @@ interpreted engine is always there:
 - a machine without a C compiler, or a compile that fails, builds none either: the build
   says so on standard error and goes on, as MarkupSafe and simplejson do with their speedups.
 
-``referee.engine.compiled()`` tells at run time which engine is loaded; ``referee version``
-and the benchmarks print it.
+``referee.engine.compiled()`` tells at run time which engine is loaded; the server's log says
+it at start, and the benchmarks print it.
 """
 
 from __future__ import annotations

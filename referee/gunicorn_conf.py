@@ -90,8 +90,9 @@ else:
 
 
 def on_starting(server):
-    """Refuse several workers without Redis: the in-process match store serves one process,
-    so each worker would keep its own matches and a match would seem to vanish at random.
+    """Log whether the rules engine runs compiled or interpreted. Refuse several workers
+    without Redis: the in-process match store serves one process, so each worker would keep
+    its own matches and a match would seem to vanish at random.
     Refuse as many waiting requests (long-polls, event streams) as a gevent worker has
     connections: once they all wait, the worker accepts nothing more, not even the 503 meant
     for the waiting requests beyond the limit."""
@@ -100,8 +101,11 @@ def on_starting(server):
                    "(see docs/matches.md), or run one worker (WEB_CONCURRENCY=1, or referee serve --workers 1).")
         server.log.error(message)
         raise SystemExit(message)
+    from referee.engine import compiled
     from referee.store import max_waiting_from_env
 
+    server.log.info("Referee: the rules engine runs %s", "compiled (mypyc)" if compiled() else
+                    "interpreted (pure Python: installed without a C compiler, or with REFEREE_PURE_PYTHON)")
     waiting = max_waiting_from_env()
     if worker_class == "gevent" and waiting >= server.cfg.worker_connections:
         message = (f"Referee: REFEREE_MAX_WAITING ({waiting}) must be below GUNICORN_WORKER_CONNECTIONS "
