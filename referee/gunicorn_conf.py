@@ -101,11 +101,14 @@ def on_starting(server):
                    "(see docs/matches.md), or run one worker (WEB_CONCURRENCY=1, or referee serve --workers 1).")
         server.log.error(message)
         raise SystemExit(message)
-    from referee.engine import compiled
+    from referee.engine import build
     from referee.store import max_waiting_from_env
 
-    server.log.info("Referee: the rules engine runs %s", "compiled (mypyc)" if compiled() else
-                    "interpreted (pure Python: installed without a C compiler, or with REFEREE_PURE_PYTHON)")
+    server.log.info("Referee: the rules engine runs %s", build.describe())
+    stale = build.stale_sources()
+    if stale:
+        server.log.warning("Referee: changed since the engine was compiled, so not in effect until "
+                           "`pip install -e .` is run again: %s", ", ".join(stale))
     waiting = max_waiting_from_env()
     if worker_class == "gevent" and waiting >= server.cfg.worker_connections:
         message = (f"Referee: REFEREE_MAX_WAITING ({waiting}) must be below GUNICORN_WORKER_CONNECTIONS "

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import referee.engine
+from referee.engine import build
 from tests.engine_agreement import cases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,17 +39,10 @@ def test_every_engine_module_runs_compiled_and_is_built_from_its_source():
     names = _compiled_modules()
     assert "referee.engine.core" in names and "referee.games.catatac.rules" in names
     assert referee.engine.compiled()
-    # The modules' code lies in one shared library (mypyc's group); each module's own extension
-    # only loads it, and is not rebuilt when its source changes.
-    group = Path(sys.modules["referee_engine__mypyc"].__file__)
     for name in names:
-        module = importlib.import_module(name)
-        built = Path(module.__file__)
+        built = Path(importlib.import_module(name).__file__)
         assert built.suffix == ".so", f"{name} is interpreted ({built}): the build fell back to pure Python"
-        source = ROOT / (name.replace(".", "/") + ".py")
-        if built.parent == source.parent:  # an editable install: built in place, beside the source
-            assert group.stat().st_mtime >= source.stat().st_mtime, (
-                f"{source} changed after the engine was compiled: run `.venv/bin/pip install -e .` again")
+    assert build.stale_sources() == [], "changed after the engine was compiled: run `.venv/bin/pip install -e .` again"
 
 
 def _answers(tree: Path, lines: str) -> tuple[bool, list]:
@@ -75,3 +69,26 @@ def test_the_compiled_and_the_interpreted_engine_answer_alike(tmp_path):
     assert 200 in statuses and 422 in statuses and 500 not in statuses
     differing = [(path, body, a, b) for (path, body), a, b in zip(requests, compiled, interpreted) if a != b]
     assert differing == [], f"{len(differing)} answers differ; the first: {differing[0]}"
+
+
+def test_sources_changed_after_an_in_place_build_are_named(tmp_path, monkeypatch):
+    # A checkout built in place: setup.py and the engine's library at its root, each module's
+    # extension beside its source; one source edited after the build.
+    (tmp_path / "setup.py").write_text("")
+    library = tmp_path / "referee_engine__mypyc.cpython-311-x86_64-linux-gnu.so"
+    library.write_bytes(b"")
+    rules = tmp_path / "referee" / "games" / "catatac"
+    rules.mkdir(parents=True)
+    for name in ("rules", "cards"):
+        (rules / f"{name}.py").write_text("")
+        (rules / f"{name}.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    os.utime(library, (1_000, 1_000))
+    os.utime(rules / "cards.py", (900, 900))     # before the build
+    os.utime(rules / "rules.py", (1_100, 1_100))  # edited after it
+    monkeypatch.setattr(build, "PACKAGE", tmp_path / "referee")
+    monkeypatch.setattr(build, "compiled", lambda: True)
+    monkeypatch.setitem(sys.modules, build.GROUP, type(sys)("fake_group"))
+    sys.modules[build.GROUP].__file__ = str(library)
+    assert build.stale_sources() == ["referee/games/catatac/rules.py"]
+    (tmp_path / "setup.py").unlink()   # an installed wheel: its files' times say nothing
+    assert build.stale_sources() == []

@@ -110,3 +110,35 @@ def test_referee_serve_starts_gunicorn():
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+def test_referee_serve_started_beside_other_sources_serves_the_installed_package(tmp_path):
+    """Started inside a checkout, `referee serve` runs the installed package, not the sources in
+    the current directory (they have no compiled engine after `pip install .`): here a folder
+    whose `referee` package cannot even be imported."""
+    decoy = tmp_path / "referee"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text('raise ImportError("the sources of the current directory were imported")\n')
+    port = _free_port()
+    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "WEB_CONCURRENCY")}
+    server = subprocess.Popen([str(Path(sys.executable).with_name("referee")), "serve", "--bind", f"127.0.0.1:{port}"],
+                              env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                    assert json.load(answer) == {"status": "ok"}
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("referee serve did not start: " + server.stderr.read().decode()[-2000:])
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+    log = server.stderr.read().decode()
+    engine = [line for line in log.splitlines() if "the rules engine runs" in line]
+    assert len(engine) == 1 and str(ROOT / "referee") in engine[0], log[-2000:]
+    if os.environ.get("REFEREE_PURE_PYTHON", "").strip() in ("", "0"):
+        assert "runs compiled (mypyc)" in engine[0]
