@@ -302,6 +302,19 @@ def test_more_copies_face_up_than_the_game_has_is_not_a_state():
 
 # -- Booster B: alpha cards face down ---------------------------------------------------------
 
+def test_a_seat_without_its_alpha_field_is_not_a_state():
+    """Booster B: each player has an alpha card lying in front of them, face down with unseen
+    hands (``alpha`` null) until played or shown; a seat that omits the field says nothing of
+    it, so the state is refused at that pointer (before, it was accepted, and the views, the
+    legal moves and an alpha play of that state failed with an error of the service)."""
+    state = GAME.setup(2, "x", {**UNSEEN, "boosters": ["alpha"], "deal": {"discard": "P1", "coin": "white"}})
+    del state["players"][0]["alpha"]
+    with pytest.raises(InvalidState) as bad:
+        GAME.check_state(state)
+    assert bad.value.errors == [("/players/0/alpha", "required when boosters are in play (null: face down, "
+                                                     "or none in front)")]
+
+
 def _last_card_state() -> dict:
     """2 players with Booster B, unseen hands: every paw card is face up but one plain 1 in
     White's hand; both alpha cards still face down; each clan has taken a 1-point, 1-sardine

@@ -1253,7 +1253,11 @@ class Catatac(Game):
                                                              "whether an alpha card lies in front of the player"))
                 continue
             per_clan[player["clan"]] += held
-            card = player.get("alpha")
+            if "alpha" not in player:
+                errors.append((f"/players/{seat}/alpha", "required when boosters are in play (null: face down, "
+                                                         "or none in front)"))
+                continue
+            card = player["alpha"]
             if card is None:
                 if held and state["turn"]["phase"] == "over":
                     errors.append((f"/players/{seat}/alpha", "a face-down alpha card is shown before the game is over"))
