@@ -61,7 +61,8 @@ def engine() -> str:
     """Whether this tree's rules engine runs compiled (mypyc, setup.py) or interpreted."""
     import referee.engine
 
-    return "engine compiled (mypyc)" if referee.engine.compiled() else "engine interpreted"
+    compiled = getattr(referee.engine, "compiled", None)   # a revision before the compiled engine has none
+    return "engine compiled (mypyc)" if compiled is not None and compiled() else "engine interpreted"
 
 
 def free_port() -> int:
