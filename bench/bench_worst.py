@@ -28,6 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import servers  # noqa: E402
 
 from referee.app import create_app  # noqa: E402
 from referee.games import GAMES  # noqa: E402
@@ -171,6 +174,7 @@ def main() -> None:
                      f"{label}, {len(moves)} moves")
 
     rows = sorted(worst.values(), key=lambda row: (row["game"], row["operation"]))
+    print(servers.machine() + "\n")
     print("| game | operation | CPU ms | status | request bytes | answer bytes | heaviest request |")
     print("|---|---|---|---|---|---|---|")
     for row in rows:

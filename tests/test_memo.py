@@ -73,3 +73,18 @@ def test_the_state_check_still_rejects_bad_options_after_good_ones():
         assert "/options/chance" in str(error)
     else:
         raise AssertionError("a state with chance 'dice' was accepted")
+
+
+def test_a_non_finite_float_is_found_at_any_depth_without_recursion():
+    # Compiled code (mypyc) does not bound recursion as Python does: a deep value must not
+    # crash the process (it did at a depth of 100,000), whatever reaches the memo's check.
+    from referee.engine.memo import _holds_non_finite
+
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert _holds_non_finite(deep) is False
+    assert _holds_non_finite({"a": [1, (2.0, {"b": deep})]}) is False
+    assert _holds_non_finite([deep, {"c": [float("-inf")]}]) is True
+    assert _holds_non_finite((1, [2, {"d": float("nan")}])) is True
+    assert _holds_non_finite(float("inf")) is True and _holds_non_finite(1.5) is False

@@ -7,6 +7,12 @@ Three kinds of bad input stay distinct, as in python-chess:
 - a body that does not parse or fit the schema is rejected before the engine (HTTP 422);
 - a state that cannot exist raises :class:`InvalidState` (HTTP 422, with JSON pointers);
 - a well-formed move that the rules forbid is a normal :class:`Verdict` with ``legal=False``.
+
+The engine is compiled by mypyc when installed (setup.py), and compiled code checks its type
+annotations at run time: a state or move the schema would refuse (a seat given as a string, a
+pile as a string, a state that is no object) may raise TypeError where the interpreted engine
+raised another exception or answered. Python callers that skip the schema get no
+:class:`InvalidState` guarantee for such values, compiled or not.
 """
 
 from __future__ import annotations

@@ -22,21 +22,24 @@ MAX_KEY_CHARS = 1000
 
 
 def _holds_non_finite(value: Any) -> bool:
+    """Whether a NaN or an infinity lies anywhere in ``value`` (dicts, lists and tuples, to any
+    depth: a stack of containers, not recursion, which compiled code does not bound)."""
     kind = type(value)
     if kind is float:
         return not isfinite(value)
-    if kind is dict:
-        value = value.values()
-    elif kind is not list and kind is not tuple:
+    if kind is not dict and kind is not list and kind is not tuple:
         return False
-    for item in value:
-        # Scalars inline: options are mostly flat, and a call per value cost more than the memo saved.
-        kind = type(item)
-        if kind is float:
-            if not isfinite(item):
-                return True
-        elif (kind is dict or kind is list or kind is tuple) and _holds_non_finite(item):
-            return True
+    pending: list[Any] = [value]
+    while pending:
+        container = pending.pop()
+        for item in (container.values() if type(container) is dict else container):
+            # Scalars inline: options are mostly flat, and a call per value cost more than the memo saved.
+            kind = type(item)
+            if kind is float:
+                if not isfinite(item):
+                    return True
+            elif kind is dict or kind is list or kind is tuple:
+                pending.append(item)
     return False
 
 
