@@ -58,6 +58,21 @@ def _free_port():
         return sock.getsockname()[1]
 
 
+def _wait_healthy(server: subprocess.Popen, port: int, what: str) -> None:
+    """Wait (30 s at most) until the server on ``port`` answers /healthz; fail with its log if
+    it exits or never answers."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                assert json.load(answer) == {"status": "ok"}
+                return
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{what} did not start: " + server.stderr.read().decode()[-2000:])
+            time.sleep(0.2)
+
+
 def test_the_image_command_starts_the_service():
     """Run the Dockerfile's CMD (gunicorn -c gunicorn.conf.py) from the repository root."""
     port = _free_port()
@@ -67,16 +82,7 @@ def test_the_image_command_starts_the_service():
     server = subprocess.Popen([gunicorn, "-c", "gunicorn.conf.py"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-                    assert json.load(answer) == {"status": "ok"}
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("gunicorn did not start: " + server.stderr.read().decode()[-2000:])
-                time.sleep(0.2)
+        _wait_healthy(server, port, "gunicorn")
         request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/games/scratch-and-catch/setup",
                                          data=b'{"players": 2, "seed": "docker"}',
                                          headers={"Content-Type": "application/json"})
@@ -124,16 +130,7 @@ def test_referee_serve_started_beside_other_sources_serves_the_installed_package
     server = subprocess.Popen([str(Path(sys.executable).with_name("referee")), "serve", "--bind", f"127.0.0.1:{port}"],
                               env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-                    assert json.load(answer) == {"status": "ok"}
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("referee serve did not start: " + server.stderr.read().decode()[-2000:])
-                time.sleep(0.2)
+        _wait_healthy(server, port, "referee serve")
     finally:
         server.terminate()
         server.wait(timeout=15)
