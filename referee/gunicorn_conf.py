@@ -101,7 +101,7 @@ def on_starting(server):
                    "(see docs/matches.md), or run one worker (WEB_CONCURRENCY=1, or referee serve --workers 1).")
         server.log.error(message)
         raise SystemExit(message)
-    from referee.engine import build
+    from referee import engine_build as build
     from referee.store import max_waiting_from_env
 
     server.log.info("Referee: the rules engine runs %s", build.describe())

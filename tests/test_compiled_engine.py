@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import referee.engine
-from referee.engine import build
+from referee import engine_build as build
 from tests.engine_agreement import cases
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,9 @@
-"""Which build of the rules engine runs: compiled by mypyc (setup.py) or interpreted, and, in a
-source checkout built in place (an editable install), the sources changed since it was built.
+"""Which build of the rules engine runs, for the server's log and the tests: compiled by mypyc
+(setup.py) or interpreted, from where, and, in a source checkout built in place (an editable
+install), the sources changed since it was built.
 
-Not compiled itself: it reads the file system, once, when the server starts or a test asks.
+Outside the engine package, which does no I/O: this reads the file system, once, when the
+server starts or a test asks.
 """
 
 from __future__ import annotations
@@ -9,16 +11,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1]   # the referee package imported
+from referee.engine import compiled
+
+PACKAGE = Path(__file__).resolve().parent   # the referee package imported
 GROUP = "referee_engine__mypyc"                  # mypyc's shared library of the engine (setup.py)
-
-
-def compiled() -> bool:
-    """Whether the rules engine runs as C extensions built by mypyc (setup.py) rather than as
-    interpreted Python: the same rules either way, about 1.4 times as fast compiled."""
-    from referee.engine import core
-
-    return not core.__file__.endswith(".py")
 
 
 def describe() -> str:
