@@ -54,6 +54,11 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # noqa: BLE001 - no compiler, or any compile error
+            # None of the engine or all of it: a module's extension without the shared library
+            # it loads would not even import.
+            for built in self.get_outputs():
+                if os.path.exists(built):
+                    os.remove(built)
             _warn(f"the C extensions could not be built ({error})")
 
     def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]

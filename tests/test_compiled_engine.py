@@ -92,3 +92,24 @@ def test_sources_changed_after_an_in_place_build_are_named(tmp_path, monkeypatch
     assert build.stale_sources() == ["referee/games/catatac/rules.py"]
     (tmp_path / "setup.py").unlink()   # an installed wheel: its files' times say nothing
     assert build.stale_sources() == []
+
+
+def test_a_build_that_cannot_compile_leaves_the_interpreted_engine_whole(tmp_path):
+    # The compiler fails on one C file of the engine's shared library (CATATAC's rules), so
+    # every module's own small extension builds and links: the build must say so, succeed,
+    # and leave no extension behind (one without its library would not even import), so the
+    # interpreted sources are what gets installed.
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree)
+    shutil.copytree(ROOT / "referee", tree / "referee", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    compiler = tmp_path / "cc"
+    compiler.write_text('#!/bin/sh\ncase "$*" in *catatac___rules*) exit 1;; esac\nexec gcc "$@"\n')
+    compiler.chmod(0o755)
+    run = subprocess.run([sys.executable, "setup.py", "build_ext", "--build-lib", str(tmp_path / "lib"),
+                          "--build-temp", str(tmp_path / "temp")], cwd=tree, capture_output=True, text=True,
+                         timeout=600, env={**os.environ, "CC": str(compiler), "REFEREE_PURE_PYTHON": ""})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "could not be built" in run.stderr and "the engine stays interpreted" in run.stderr
+    assert sorted(path.name for path in (tmp_path / "lib").rglob("*.so")) == []
