@@ -61,13 +61,6 @@ class OptionalBuildExt(build_ext):
                     os.remove(built)
             _warn(f"the C extensions could not be built ({error})")
 
-    def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]
-        try:
-            super().build_extension(ext)
-        except Exception as error:  # noqa: BLE001
-            _warn(f"{ext.name} could not be built ({error})")
-            raise
-
 
 def _extensions() -> list:
     if os.environ.get("REFEREE_PURE_PYTHON", "").strip() not in ("", "0"):

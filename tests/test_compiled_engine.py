@@ -47,8 +47,7 @@ def test_every_engine_module_runs_compiled_and_is_built_from_its_source():
 
 def _answers(tree: Path, lines: str) -> tuple[bool, list]:
     run = subprocess.run([sys.executable, str(ROOT / "tests" / "engine_agreement.py"), str(tree)], input=lines,
-                         capture_output=True, text=True, cwd=tree, timeout=600,
-                         env={**os.environ, "PYTHONPATH": str(tree)})
+                         capture_output=True, text=True, cwd=tree, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     first, *rest = run.stdout.splitlines()
     return json.loads(first)["compiled"], [json.loads(line) for line in rest]
