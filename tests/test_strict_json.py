@@ -1,0 +1,58 @@
+"""Strict JSON bodies (referee/api/parsing.py): orjson reads a body only when no number in it
+may be a float or an integer beyond 64 bits; any other body is read by ``json``, which tells
+the floats apart. The screen that decides must never miss such a number."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import given, settings, strategies as st
+
+from referee.api.parsing import _may_hold_float, strict_loads
+
+# A float in JSON: a digit followed by a fraction or an exponent (RFC 8259 section 6); an
+# integer orjson reads as a float: 19 digits or more.
+_FLOAT_OR_LONG = re.compile(rb"[0-9][.eE]|[0-9]{19}")
+
+_BYTES = st.binary(max_size=60) | st.lists(st.sampled_from([b"0", b"7", b"9", b".", b"e", b"E", b"-", b'"', b",", b"x",
+                                                              b"[", b"]", b"1234567890"]),
+                                           max_size=40).map(b"".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_BYTES)
+def test_the_screen_flags_exactly_a_digit_before_a_fraction_or_exponent_or_19_digits(data):
+    assert _may_hold_float(data) == bool(_FLOAT_OR_LONG.search(data))
+
+
+def test_bodies_with_and_without_floats():
+    assert not _may_hold_float(b'{"hand": ["C8-1", "e"], "fleas": 15, "seed": "E."}')
+    assert _may_hold_float(b'{"fleas": 1.0}')
+    assert _may_hold_float(b'{"fleas": 1e2}')
+    assert _may_hold_float(b'{"fleas": 2E-3}')
+    assert _may_hold_float(b'{"fleas": 1234567890123456789}')
+    assert not _may_hold_float(b'{"fleas": 123456789012345678}')
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                    | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+                    max_leaves=20))
+def test_strict_loads_reads_what_json_reads_and_counts_every_float(value):
+    data = json.dumps(value).encode()
+    floats: list = []
+    loaded = strict_loads(data, on_float=lambda: floats.append(True))
+    assert loaded == json.loads(data)
+    assert len(floats) == _float_count(value)
+
+
+def _float_count(value) -> int:
+    if type(value) is float:
+        return 1
+    if type(value) is list:
+        return sum(_float_count(item) for item in value)
+    if type(value) is dict:
+        return sum(_float_count(item) for item in value.values())
+    return 0
