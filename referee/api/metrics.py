@@ -3,7 +3,8 @@
 Under gunicorn every worker writes its metrics to ``PROMETHEUS_MULTIPROC_DIR`` (set by
 referee/gunicorn_conf.py) and ``/metrics`` merges them, so the figures are the service's
 whatever worker answers. Without that variable (one process, tests) the process's own
-registry is served.
+registry is served. In gevent workers the amounts are written in batches, at most a second
+apart (referee/api/metrics_batch.py): another worker's figures may be that old.
 
 - ``referee_requests_total{operation, game, status}``: answers, by operation (the view's
   name: ``adjudicate``, ``post_move``...), game id (``-`` when none) and HTTP status;
@@ -22,6 +23,7 @@ from flask import Request, Response, g
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest, multiprocess)
 
+from referee.api.metrics_batch import BATCH
 from referee.api.parsing import Blueprint
 from referee.games import GAMES
 
@@ -48,7 +50,9 @@ _EXAMPLE = ('# HELP referee_requests_total HTTP answers by operation, game and s
                    "histograms, verdicts, match store errors; merged over every worker",
     "content": {"text/plain": {"schema": {"type": "string"}, "example": _EXAMPLE}}}})
 def metrics():
-    """Metrics of the whole service (every gunicorn worker), Prometheus text format."""
+    """Metrics of the whole service (every gunicorn worker), Prometheus text format: this
+    worker's exact, the others' as of their last batch (at most a second old)."""
+    BATCH.flush()
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
         registry = CollectorRegistry()
@@ -71,14 +75,14 @@ def count_verdict(game_id: str, legal: bool) -> None:
     counter = _VERDICT_CHILDREN.get(key)
     if counter is None:
         counter = _VERDICT_CHILDREN[key] = VERDICTS.labels(game_id, "true" if legal else "false")
-    counter.inc()
+    BATCH.inc(counter)
 
 
 _VERDICT_CHILDREN: dict[tuple[str, bool], Counter] = {}  # game ids are the registered games
 
 
 def count_store_error() -> None:
-    STORE_ERRORS.inc()
+    BATCH.inc(STORE_ERRORS)
 
 
 def _labels(req: Request, request_globals: Any) -> tuple[str, str]:
@@ -116,6 +120,6 @@ def record(response: Response, req: Request, request_globals: Any) -> Response:
     started = request_globals.get("metrics_started")
     if started is not None:
         requests, duration = _children(*_labels(req, request_globals), response.status_code)
-        requests.inc()
-        duration.observe(time.perf_counter() - started)
+        BATCH.inc(requests)
+        BATCH.observe(duration, time.perf_counter() - started)
     return response

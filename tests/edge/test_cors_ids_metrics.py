@@ -118,6 +118,31 @@ def _metric(text: str, name: str, **labels: str) -> float:
     return total
 
 
+def _metrics_once_settled(base: str, seconds: float = 8.0) -> str:
+    """GET /metrics until two answers more than a batch interval apart agree (every worker has
+    written what it held), at most ``seconds``; the last text."""
+    def read() -> str:
+        with urllib.request.urlopen(base + "/metrics", timeout=5) as answer:
+            assert answer.headers["Content-Type"].startswith("text/plain")
+            return answer.read().decode()
+
+    deadline = time.monotonic() + seconds
+    text = read()
+    while True:
+        time.sleep(1.3)
+        later = read()
+        if _counts_of(later) == _counts_of(text):
+            return later
+        assert time.monotonic() < deadline, "the figures were still moving on"
+        text = later
+
+
+def _counts_of(text: str) -> dict[str, float]:
+    """Every sample but the latency sums (which grow with each /metrics answer's own time)."""
+    return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+            if line and not line.startswith("#") and "_sum{" not in line and 'operation="metrics"' not in line}
+
+
 def _access_log_pids(tmp_path) -> set[int]:
     log = tmp_path / "gunicorn.log"
     text = log.read_text() if log.exists() else ""
@@ -157,9 +182,9 @@ def test_metrics_count_every_operation_across_two_workers(tmp_path):
         assert http("POST", f"{server.base}/v1/matches/{match['id']}/moves", {"move": first},
                     {**auth, "If-Match": '"0"'})[0] == 200
         assert http("GET", f"{server.base}/v1/matches/nope")[0] == 404
-        with urllib.request.urlopen(server.base + "/metrics", timeout=5) as answer:
-            assert answer.headers["Content-Type"].startswith("text/plain")
-            text = answer.read().decode()
+        # The answering worker's figures are exact; the other's are written every second
+        # (referee/api/metrics_batch.py), so the last requests may take that long to show.
+        text = _metrics_once_settled(server.base)
         for operation, count in sent.items():
             expected = count * (2 if operation == "adjudicate" else 1)
             assert _metric(text, "referee_requests_total", operation=operation, game="scratch-and-catch",
