@@ -17,11 +17,11 @@ from referee.api import metrics, problems
 from referee.api.cors import enable_cors
 from referee.api.fast_nested import dict_key_names
 from referee.api.games import blueprints
-from referee.api.headers import put_header
+from referee.api.headers import ANSWER_HEADERS_KEY, RequestHeaders
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
 from referee.api.parsing import NumberTooLong
-from referee.api.request_ids import echo_request_id, take_request_id
+from referee.api.request_ids import take_request_id
 from referee.api.schemas import Problem, one_of_schemas
 from referee.api.table_page import table_blueprint
 from referee.api.transport import read_body
@@ -102,18 +102,6 @@ class RefereeApi(Api):
         return problems.from_http_exception(error)
 
 
-def _language_headers(response, request_globals) -> None:
-    """Verdict messages follow Accept-Language: say which language, and let caches vary on it."""
-    language = request_globals.get("language")
-    if language is not None:
-        headers = response.headers
-        put_header(headers, "Content-Language", language)
-        if headers.getlist("Vary"):
-            response.vary.add("Accept-Language")
-        else:  # what vary.add writes to an answer without Vary, without parsing one
-            headers.add("Vary", "Accept-Language")
-
-
 def _needs_json_body(req: Request) -> bool:
     # Only for a route that exists and takes this method: others answer 404/405 first.
     return req.url_rule is not None and req.method in ("POST", "PUT", "PATCH") and req.path.startswith("/v1/")
@@ -139,7 +127,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Each request's own bookkeeping, as one hook before and one after, handed the request and
     # flask.g (a look-up through Flask's context proxies costs about as much as the work):
     # the request id, the store deadline, the body and its media type (415), then the
-    # language headers, the request id echoed and the metrics. Order matters: every answer,
+    # request id and language for the answer's headers, and the metrics. Order matters: every answer,
     # even one a later hook gives, has a request id and is counted.
     def open_request():
         req, request_globals = request._get_current_object(), g._get_current_object()
@@ -160,10 +148,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return refused
 
     def close_request(response):
-        request_globals = g._get_current_object()
-        _language_headers(response, request_globals)
-        return metrics.record(echo_request_id(response, request_globals), request._get_current_object(),
-                              request_globals)
+        req, request_globals = request._get_current_object(), g._get_current_object()
+        # The answer's X-Request-ID, and its Content-Language and Vary when verdict messages
+        # follow Accept-Language: written by the RequestHeaders middleware (referee/api/headers.py).
+        req.environ[ANSWER_HEADERS_KEY] = (request_globals.get("request_id"), request_globals.get("language"))
+        return metrics.record(response, req, request_globals)
 
     app.before_request(open_request)
     app.teardown_request(lambda _error: close_budget())
@@ -190,6 +179,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["referee.api"] = api
 
     app.register_error_handler(problems.ProblemError, problems.from_problem_error)
+    app.wsgi_app = RequestHeaders(app.wsgi_app)   # X-Request-ID, Content-Language, Vary
 
     @app.errorhandler(NumberTooLong)
     def too_long(error):

@@ -1,18 +1,70 @@
-"""Response headers written on every answer, at the cost of an append.
+"""The headers every answer carries for its request: ``X-Request-ID``, and, where a message's
+language was chosen, ``Content-Language`` with ``Vary: Accept-Language``.
 
-werkzeug's ``headers[name] = value`` (``Headers.set``) checks the value and scans every header
-for the name to replace it; the per-request headers (Content-Language, Vary, X-Request-ID) are
-almost always absent, where ``Headers.add`` does the same with one append.
+They are added by :class:`RequestHeaders`, a WSGI middleware around the Flask application, to
+the header list the server receives. Written into the response's werkzeug ``Headers`` instead,
+each of them lengthened every later look-up there (werkzeug finds a header by a scan that
+lowercases every name; the response's preparation looks up about a dozen, most of them
+absent): the three cost about 40,000 instructions a request (docs/benchmarks.md, fourteenth
+pass), against a few hundred here.
 """
 
 from __future__ import annotations
 
-from werkzeug.datastructures import Headers
+from typing import Any, Callable, Iterable
+
+from werkzeug.http import parse_set_header
+
+# The environ key where the application leaves ``(request id, language or None)`` for the
+# answer (referee/app.py, after each request).
+ANSWER_HEADERS_KEY = "referee.answer_headers"
+REQUEST_ID = "X-Request-ID"
+_REPLACED = frozenset({"x-request-id", "content-language"})
 
 
-def put_header(headers: Headers, name: str, value: str) -> None:
-    """``headers[name] = value``: the one ``name`` header of the answer is ``value`` afterwards."""
-    if headers.getlist(name):  # (a look-up that raises no KeyError when absent)
-        headers[name] = value
-    else:
-        headers.add(name, value)
+def answer_headers(headers: list[tuple[str, str]], request_id: str | None,
+                   language: str | None) -> list[tuple[str, str]]:
+    """``headers`` (a WSGI header list) with ``X-Request-ID: request_id`` and, when
+    ``language`` is given, ``Content-Language: language`` (each the only one of its name) and
+    ``Accept-Language`` among the names of ``Vary`` (merged into a Vary the answer has)."""
+    if not request_id and language is None:
+        return headers
+    kept = []
+    vary = None
+    for name, value in headers:
+        lowered = name.lower()
+        if lowered == "vary" and language is not None:
+            vary = value if vary is None else f"{vary}, {value}"
+        elif lowered not in _REPLACED or (lowered == "content-language" and language is None) or (
+                lowered == "x-request-id" and not request_id):
+            kept.append((name, value))
+    if language is not None:
+        kept.append(("Content-Language", language))
+        if vary is None:
+            kept.append(("Vary", "Accept-Language"))
+        else:
+            names = parse_set_header(vary)
+            if "*" not in names:   # "*" already says the answer varies on everything (RFC 9110 12.5.5)
+                names.add("Accept-Language")   # (no change when it is there, whatever its case)
+            kept.append(("Vary", names.to_header()))
+    if request_id:
+        kept.append((REQUEST_ID, request_id))
+    return kept
+
+
+class RequestHeaders:
+    """WSGI middleware: each answer of ``app`` gets the headers :func:`answer_headers` gives
+    for the ``(request id, language)`` that the application left in the WSGI environ under
+    ``ANSWER_HEADERS_KEY`` (none when it left nothing)."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]):
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
+        def start_with_headers(status: str, headers: list[tuple[str, str]], exc_info=None):
+            found = environ.get(ANSWER_HEADERS_KEY)
+            if found is not None:
+                headers = answer_headers(headers, *found)
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start_with_headers)

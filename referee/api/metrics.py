@@ -50,8 +50,9 @@ _EXAMPLE = ('# HELP referee_requests_total HTTP answers by operation, game and s
                    "histograms, verdicts, match store errors; merged over every worker",
     "content": {"text/plain": {"schema": {"type": "string"}, "example": _EXAMPLE}}}})
 def metrics():
-    """Metrics of the whole service (every gunicorn worker), Prometheus text format: this
-    worker's exact, the others' as of their last batch (at most a second old)."""
+    """Metrics of the whole service (every gunicorn worker), Prometheus text format.
+
+    The answering worker's figures are exact, the others' those of their last batch (REFEREE_METRICS_FLUSH_SECONDS)."""
     BATCH.flush()
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:

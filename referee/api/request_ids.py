@@ -1,5 +1,5 @@
 """``X-Request-ID``: taken from the request when it is a sensible token, else made; echoed in
-the answer (and so in the JSON access log, referee/access_log.py)."""
+the answer by referee/api/headers.py (and so in the JSON access log, referee/access_log.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,6 @@ import re
 
 from typing import Any, Mapping
 
-from flask import Response
-
-from referee.api.headers import put_header
-
-HEADER = "X-Request-ID"
 _TOKEN = re.compile(r"^[A-Za-z0-9._:+/=-]{1,128}$")
 
 
@@ -30,11 +25,3 @@ def take_request_id(environ: Mapping[str, Any], request_globals: Any) -> None:
     the WSGI ``environ``, or a new UUID (hex)."""
     given = environ.get("HTTP_X_REQUEST_ID")  # the header X-Request-ID
     request_globals.request_id = given if given and _TOKEN.match(given) else new_request_id()
-
-
-def echo_request_id(response: Response, request_globals: Any) -> Response:
-    """After each request: the request id in the answer."""
-    request_id = request_globals.get("request_id")
-    if request_id:
-        put_header(response.headers, HEADER, request_id)
-    return response

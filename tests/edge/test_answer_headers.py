@@ -1,0 +1,72 @@
+"""The headers each answer carries for its request (referee/api/headers.py): X-Request-ID on
+every answer, Content-Language and Vary: Accept-Language where verdict messages follow
+Accept-Language (RFC 9110 sections 8.5 and 12.5.5), each once, merged with the Vary that CORS
+writes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.api.headers import answer_headers
+from referee.app import create_app
+from referee.games import GAMES
+
+
+def test_nothing_to_add_leaves_the_headers_alone():
+    headers = [("Content-Type", "application/json"), ("Vary", "Origin")]
+    assert answer_headers(headers, None, None) is headers
+
+
+def test_request_id_and_language_are_added_once_and_vary_is_merged():
+    headers = [("Content-Type", "application/json"), ("vary", "Origin"), ("X-Request-ID", "stale"),
+               ("Content-Language", "xx")]
+    assert answer_headers(headers, "r1", "ja") == [("Content-Type", "application/json"), ("Content-Language", "ja"),
+                                                   ("Vary", "Origin, Accept-Language"), ("X-Request-ID", "r1")]
+
+
+@pytest.mark.parametrize("vary", ["accept-language", "*", "Origin, Accept-Language"])
+def test_a_vary_naming_accept_language_or_everything_is_kept_as_it_is(vary):
+    got = dict(answer_headers([("Vary", vary)], None, "en"))
+    assert got["Vary"].lower() == vary.lower()
+    assert got["Content-Language"] == "en"
+
+
+def test_without_a_language_content_language_and_vary_are_untouched():
+    headers = [("Vary", "Origin"), ("Content-Language", "en")]
+    assert answer_headers(headers, "r2", None) == headers + [("X-Request-ID", "r2")]
+
+
+def _adjudicate_body():
+    game = GAMES["scratch-and-catch"]
+    state = game.setup(2, "headers", {})
+    return {"state": state, "move": game.legal_moves(state)[0]}
+
+
+def test_an_answer_from_an_allowed_origin_varies_on_origin_and_accept_language_once_each():
+    client = create_app({"TESTING": True, "REFEREE_CORS_ORIGINS": "https://table.example"}).test_client()
+    answer = client.post("/v1/games/scratch-and-catch/adjudicate", json=_adjudicate_body(),
+                         headers={"Origin": "https://table.example", "Accept-Language": "ja", "X-Request-ID": "t-1"})
+    assert answer.status_code == 200
+    names = [name.strip().lower() for value in answer.headers.getlist("Vary") for name in value.split(",")]
+    assert sorted(names) == ["accept-language", "origin"]
+    assert answer.headers.getlist("Content-Language") == ["ja"]
+    assert answer.headers.getlist("X-Request-ID") == ["t-1"]
+    assert "X-Request-ID" in answer.headers["Access-Control-Expose-Headers"]
+
+
+@pytest.mark.parametrize("method, path, body, headers, status", [
+    ("GET", "/healthz", None, {}, 200),
+    ("GET", "/v1/games/nope", None, {}, 404),
+    ("POST", "/v1/games/scratch-and-catch/adjudicate", "{}", {"Content-Type": "text/plain"}, 415),
+    ("POST", "/v1/games/scratch-and-catch/adjudicate", "{", {"Content-Type": "application/json"}, 400),
+    ("DELETE", "/v1/games/scratch-and-catch/adjudicate", None, {}, 405),
+])
+def test_every_answer_has_one_request_id_and_only_judged_ones_a_language(method, path, body, headers, status):
+    client = create_app({"TESTING": True}).test_client()
+    answer = client.open(path, method=method, data=body, headers=headers)
+    assert answer.status_code == status
+    assert len(answer.headers.getlist("X-Request-ID")) == 1
+    assert re.fullmatch(r"[0-9a-f]{32}", answer.headers["X-Request-ID"])
+    assert "Content-Language" not in answer.headers and "Vary" not in answer.headers
