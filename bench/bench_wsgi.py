@@ -17,7 +17,8 @@ The last column, ``match-move``, is a legal move of a stored Scratch & Catch mat
 through the same app with a Redis store: a redis-server of its own, started by the script;
 every request is the next move of one of the matches created before the timing starts, so
 each is served from the worker's snapshot cache and committed in one script call, as a
-keep-alive client's moves are.
+keep-alive client's moves are. The request metrics are held in memory as in a gevent worker
+(referee/api/metrics_batch.py), where the revision does so.
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ def measure(requests: int, only: str | None = None) -> dict:
     from referee.games import GAMES
 
     app = create_app({"REFEREE_STORE": None})
+    try:
+        from referee.api.metrics_batch import BATCH
+    except ImportError:   # a revision that writes every metric at once
+        pass
+    else:
+        BATCH.batching = True   # as in a gevent worker (whose flush, once a second, is left out)
     figures = {}
     if only in (None, MATCH_MOVE):
         figures[MATCH_MOVE] = _measure_match_moves(requests)
