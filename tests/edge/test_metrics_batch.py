@@ -98,3 +98,15 @@ def test_a_worker_answers_its_own_figures_exactly_and_writes_what_it_holds_when_
     registry = CollectorRegistry()
     MultiProcessCollector(registry, path=str(folder))
     assert _adjudicate_count(generate_latest(registry).decode()) == 12
+
+
+def test_outside_a_gevent_worker_nothing_is_held():
+    """A sync worker's one thread blocks between requests, so no flush would come: start()
+    leaves every amount written at once there (and in any process gevent has not patched)."""
+    from gevent import monkey
+
+    from referee.api import metrics_batch
+
+    assert not monkey.is_module_patched("socket")
+    metrics_batch.start(0.01)
+    assert metrics_batch.BATCH.batching is False
