@@ -30,9 +30,9 @@ class Batch:
     ``labels(...)``), held until :meth:`flush` while ``batching`` is on.
 
     The histogram's batch is written through its child's own per-bucket values (``_sum``,
-    ``_buckets``, ``_upper_bounds``: prometheus_client 0.20 to 0.26), bucket for bucket as
-    ``observe`` would have written them: tests/edge/test_metrics_batch.py checks that the
-    exposition is the same."""
+    ``_buckets``, ``_upper_bounds``, which prometheus_client has no public name for), bucket
+    for bucket as ``observe`` would have written them: tests/edge/test_metrics_batch.py checks
+    that the exposition is the same, and would fail on a release that renamed them."""
 
     def __init__(self) -> None:
         self.batching = False
