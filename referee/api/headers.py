@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from werkzeug.datastructures import HeaderSet
 from werkzeug.http import parse_set_header
 
 # The environ key where the application leaves ``(request id, language or None)`` for the
@@ -26,27 +27,32 @@ def answer_headers(headers: list[tuple[str, str]], request_id: str | None,
                    language: str | None) -> list[tuple[str, str]]:
     """``headers`` (a WSGI header list) with ``X-Request-ID: request_id`` and, when
     ``language`` is given, ``Content-Language: language`` (each the only one of its name) and
-    ``Accept-Language`` among the names of ``Vary`` (merged into a Vary the answer has)."""
+    ``Accept-Language`` among the names of ``Vary``. Several Vary lines (flask-cors writes its
+    own beside the application's) become one, each name once."""
     if not request_id and language is None:
         return headers
     kept = []
-    vary = None
+    varies = []
     for name, value in headers:
         lowered = name.lower()
-        if lowered == "vary" and language is not None:
-            vary = value if vary is None else f"{vary}, {value}"
+        if lowered == "vary":
+            varies.append(value)
         elif lowered not in _REPLACED or (lowered == "content-language" and language is None) or (
                 lowered == "x-request-id" and not request_id):
             kept.append((name, value))
     if language is not None:
         kept.append(("Content-Language", language))
-        if vary is None:
-            kept.append(("Vary", "Accept-Language"))
-        else:
-            names = parse_set_header(vary)
-            if "*" not in names:   # "*" already says the answer varies on everything (RFC 9110 12.5.5)
-                names.add("Accept-Language")   # (no change when it is there, whatever its case)
-            kept.append(("Vary", names.to_header()))
+        varies.append("Accept-Language")
+    if len(varies) == 1:
+        kept.append(("Vary", varies[0]))
+    elif varies:
+        names = HeaderSet()
+        for value in varies:
+            for item in parse_set_header(value):
+                names.add(item)   # (once, whatever its case)
+        if "*" in names:   # "*" says the answer varies on everything (RFC 9110 section 12.5.5)
+            names = HeaderSet(["*"])
+        kept.append(("Vary", names.to_header()))
     if request_id:
         kept.append((REQUEST_ID, request_id))
     return kept

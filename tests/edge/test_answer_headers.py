@@ -26,16 +26,28 @@ def test_request_id_and_language_are_added_once_and_vary_is_merged():
                                                    ("Vary", "Origin, Accept-Language"), ("X-Request-ID", "r1")]
 
 
-@pytest.mark.parametrize("vary", ["accept-language", "*", "Origin, Accept-Language"])
-def test_a_vary_naming_accept_language_or_everything_is_kept_as_it_is(vary):
+@pytest.mark.parametrize("vary, expected", [("accept-language", "accept-language"), ("*", "*"),
+                                             ("Origin, Accept-Language", "Origin, Accept-Language"),
+                                             ("Origin, *", "*")])
+def test_a_vary_naming_accept_language_or_everything_gains_nothing(vary, expected):
     got = dict(answer_headers([("Vary", vary)], None, "en"))
-    assert got["Vary"].lower() == vary.lower()
+    assert got["Vary"] == expected
     assert got["Content-Language"] == "en"
+
+
+def test_several_vary_lines_become_one_with_each_name_once():
+    """flask-cors writes its own Vary: Origin beside the application's when several origins
+    are configured."""
+    headers = [("Vary", "Origin"), ("Content-Type", "application/json"), ("Vary", "origin")]
+    assert answer_headers(headers, "r3", "ja") == [("Content-Type", "application/json"), ("Content-Language", "ja"),
+                                                   ("Vary", "Origin, Accept-Language"), ("X-Request-ID", "r3")]
+    assert answer_headers(headers, "r3", None) == [("Content-Type", "application/json"), ("Vary", "Origin"),
+                                                   ("X-Request-ID", "r3")]
 
 
 def test_without_a_language_content_language_and_vary_are_untouched():
     headers = [("Vary", "Origin"), ("Content-Language", "en")]
-    assert answer_headers(headers, "r2", None) == headers + [("X-Request-ID", "r2")]
+    assert sorted(answer_headers(headers, "r2", None)) == sorted(headers + [("X-Request-ID", "r2")])
 
 
 def _adjudicate_body():
@@ -44,8 +56,9 @@ def _adjudicate_body():
     return {"state": state, "move": game.legal_moves(state)[0]}
 
 
-def test_an_answer_from_an_allowed_origin_varies_on_origin_and_accept_language_once_each():
-    client = create_app({"TESTING": True, "REFEREE_CORS_ORIGINS": "https://table.example"}).test_client()
+@pytest.mark.parametrize("origins", ["https://table.example", "https://table.example, https://other.example"])
+def test_an_answer_from_an_allowed_origin_varies_on_origin_and_accept_language_once_each(origins):
+    client = create_app({"TESTING": True, "REFEREE_CORS_ORIGINS": origins}).test_client()
     answer = client.post("/v1/games/scratch-and-catch/adjudicate", json=_adjudicate_body(),
                          headers={"Origin": "https://table.example", "Accept-Language": "ja", "X-Request-ID": "t-1"})
     assert answer.status_code == 200
@@ -54,6 +67,8 @@ def test_an_answer_from_an_allowed_origin_varies_on_origin_and_accept_language_o
     assert answer.headers.getlist("Content-Language") == ["ja"]
     assert answer.headers.getlist("X-Request-ID") == ["t-1"]
     assert "X-Request-ID" in answer.headers["Access-Control-Expose-Headers"]
+    english = client.get("/healthz", headers={"Origin": "https://table.example"})
+    assert [name.strip().lower() for value in english.headers.getlist("Vary") for name in value.split(",")] == ["origin"]
 
 
 @pytest.mark.parametrize("method, path, body, headers, status", [
@@ -70,3 +85,16 @@ def test_every_answer_has_one_request_id_and_only_judged_ones_a_language(method,
     assert len(answer.headers.getlist("X-Request-ID")) == 1
     assert re.fullmatch(r"[0-9a-f]{32}", answer.headers["X-Request-ID"])
     assert "Content-Language" not in answer.headers and "Vary" not in answer.headers
+
+
+def test_a_request_id_with_a_final_newline_is_replaced():
+    """A WSGI server may hand the header on as sent: a value is a token only as a whole."""
+    from referee.api.request_ids import take_request_id
+
+    class Globals:
+        pass
+
+    for given, kept in (("abc\n", False), ("abc", True), ("a" * 128, True), ("a" * 129, False)):
+        request_globals = Globals()
+        take_request_id({"HTTP_X_REQUEST_ID": given}, request_globals)
+        assert (request_globals.request_id == given) is kept, given
