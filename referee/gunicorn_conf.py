@@ -13,7 +13,7 @@ Environment:
 - GUNICORN_ACCESS_LOG (default ``-``: JSON access log lines on standard output; empty: none);
 - REFEREE_CONTROL_SOCKET (unset: no control socket; a path: gunicorn's control socket there,
   one path per instance, since gunicorn's default path is shared by every instance on a host);
-- REFEREE_METRICS_FLUSH_SECONDS (default 1): how often a gevent worker writes the request
+- REFEREE_METRICS_FLUSH_SECONDS (default 1, at least 0.05): how often a gevent worker writes the request
   metrics it holds (referee/api/metrics_batch.py), so how old another worker's figures in
   GET /metrics may be;
 - PROMETHEUS_MULTIPROC_DIR (where workers keep their metrics for GET /metrics; unset: a new
@@ -50,7 +50,7 @@ try:
     workers = _settings.number("WEB_CONCURRENCY", 1, integer=True, positive=True)
     worker_connections = _worker_connections_from_env()   # (the store sizes its pool by it too)
     timeout = _settings.number("GUNICORN_TIMEOUT", 30, integer=True, minimum=0)   # 0: gunicorn kills no worker
-    _metrics_flush_seconds = _settings.number("REFEREE_METRICS_FLUSH_SECONDS", 1.0, positive=True)
+    _metrics_flush_seconds = _settings.number("REFEREE_METRICS_FLUSH_SECONDS", 1.0, minimum=0.05)
     if worker_class != "gevent" and timeout > 0:
         # A sync worker busy with one request longer than ``timeout`` is killed (the client gets
         # a 500, or a stream cut short): a long-poll waits, and an event stream stays open, at
@@ -143,7 +143,7 @@ def post_worker_init(worker):
     holds them in memory and writes them every REFEREE_METRICS_FLUSH_SECONDS (default 1)."""
     from referee.api import metrics_batch
 
-    metrics_batch.start(_metrics_flush_seconds)
+    metrics_batch.start(_metrics_flush_seconds, worker)
 
 
 def worker_exit(server, worker):

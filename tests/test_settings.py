@@ -69,6 +69,7 @@ def test_each_reader_refuses_what_would_fail_requests_later():
     ("REFEREE_MAX_STREAM_SECONDS", "abc", "Referee: REFEREE_MAX_STREAM_SECONDS must be a number, not 'abc'"),
     ("GUNICORN_TIMEOUT", "30s", "Referee: GUNICORN_TIMEOUT must be a whole number, not '30s'"),
     ("REFEREE_METRICS_FLUSH_SECONDS", "0", "Referee: REFEREE_METRICS_FLUSH_SECONDS must be"),
+    ("REFEREE_METRICS_FLUSH_SECONDS", "1e-9", "Referee: REFEREE_METRICS_FLUSH_SECONDS must be at least 0.05"),
 ])
 def test_the_service_does_not_start_with_a_bad_setting_and_says_which(tmp_path, variable, value, says):
     env = {**os.environ, "BIND": f"127.0.0.1:{free_port()}", "REDIS_URL": "", "WEB_CONCURRENCY": "1",

@@ -75,22 +75,35 @@ class Batch:
 BATCH = Batch()
 
 
-def start(seconds: float = 1.0) -> None:
-    """In a gevent worker, after the fork (gunicorn's ``post_worker_init``): hold the amounts
-    and write them every ``seconds`` from a greenlet. Elsewhere nothing changes: a sync
-    worker has no greenlet to flush with, and its one thread blocks between requests."""
+def start(seconds: float = 1.0, worker: Any = None) -> None:
+    """In a gevent worker, after the fork (gunicorn's ``post_worker_init``, ``worker`` its
+    gunicorn worker): hold the amounts and write them every ``seconds`` from a greenlet.
+    Elsewhere nothing changes: a sync worker has no greenlet to flush with, and its one
+    thread blocks between requests.
+
+    Once the worker is stopping (``worker.alive`` false: SIGTERM, SIGHUP, SIGQUIT), what is
+    held is written within a second and later amounts at once: a worker that still serves
+    open event streams or long-polls when its graceful timeout ends is killed, and never
+    reaches ``worker_exit``."""
     from gevent import monkey, spawn, sleep
 
     if not monkey.is_module_patched("socket"):
         return
+    step = min(seconds, 1.0)
 
     def flush_now_and_then() -> None:
-        while True:
-            sleep(seconds)
+        waited = 0.0
+        while worker is None or worker.alive:
+            sleep(step)
+            waited += step
+            if waited < seconds:
+                continue
+            waited = 0.0
             try:
                 BATCH.flush()
             except Exception:   # noqa: BLE001 - a full disk must not stop the metrics for good
                 _log.exception("Referee: the request metrics could not be written")
+        stop()
 
     BATCH.batching = True
     spawn(flush_now_and_then)
