@@ -8,7 +8,7 @@ import re
 
 from typing import Any, Mapping
 
-_TOKEN = re.compile(r"^[A-Za-z0-9._:+/=-]{1,128}$")
+_TOKEN = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")   # whole value: fullmatch ("$" admits a final newline)
 
 
 def new_request_id() -> str:
@@ -24,4 +24,4 @@ def take_request_id(environ: Mapping[str, Any], request_globals: Any) -> None:
     """Before each request: ``request_id`` of ``request_globals`` (flask.g) from the header in
     the WSGI ``environ``, or a new UUID (hex)."""
     given = environ.get("HTTP_X_REQUEST_ID")  # the header X-Request-ID
-    request_globals.request_id = given if given and _TOKEN.match(given) else new_request_id()
+    request_globals.request_id = given if given and _TOKEN.fullmatch(given) else new_request_id()
