@@ -20,7 +20,7 @@ from referee.api.games import blueprints
 from referee.api.headers import ANSWER_HEADERS_KEY, RequestHeaders
 from referee.api.matches import register_matches
 from referee.api.meta import contract_blueprint, health_blp
-from referee.api.parsing import NumberTooLong
+from referee.api.parsing import NumberTooLong, TooManyContainers
 from referee.api.request_ids import take_request_id
 from referee.api.schemas import Problem, one_of_schemas
 from referee.api.table_page import table_blueprint
@@ -187,6 +187,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                               "more than the service reads.",
                                          [("", str(error))],
                                          title="The request body holds a number too long to read")
+
+    @app.errorhandler(TooManyContainers)
+    def too_many(error):
+        return problems.problem_response(400, f"The request body holds {error}, more than the service reads.",
+                                         [("", str(error))],
+                                         title="The request body holds too many arrays and objects")
 
     @app.errorhandler(RecursionError)
     def too_deep(_error):

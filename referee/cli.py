@@ -22,7 +22,7 @@ import click
 from marshmallow import ValidationError
 
 from referee.api import adjudication
-from referee.api.parsing import NumberTooLong, ascii_digits, strict_loads
+from referee.api.parsing import NumberTooLong, TooManyContainers, ascii_digits, strict_loads
 from referee.api.problems import ProblemError, pointer_errors, problem_body
 from referee.api.schemas import game_schemas
 from referee.games import GAMES, PACKAGES
@@ -87,6 +87,9 @@ def _read_json(path: str, pointer: str):
     except NumberTooLong as error:
         _fail(problem_body(400, f"{path} holds {error}, more than Referee reads", [(pointer, str(error))],
                            title="An input file holds a number too long to read"))
+    except TooManyContainers as error:
+        _fail(problem_body(400, f"{path} holds {error}, more than Referee reads", [(pointer, str(error))],
+                           title="An input file holds too many arrays and objects"))
     except (ValueError, RecursionError):
         _fail(problem_body(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")],
                            title="An input file is not valid JSON"))

@@ -17,6 +17,10 @@ characters, a Scratch & Catch deck of at most 99 copies of each card.
   attracted, one discarded every two rounds, the discard pile shuffled back), and a match's
   log, read whole by ``GET .../log`` and by each new event stream, grows with its moves; a
   move past this is answered 422 (problem type limit-exceeded) and changes nothing.
+- ``MAX_JSON_CONTAINERS``: arrays and objects of one JSON body (opening brackets and braces
+  counted before parsing, 400 beyond). The largest bodies a request needs (a 1,000-move
+  replay) hold a few thousand; 400,000 nested lists, within the body limit, cost a worker
+  0.6 s of CPU to read and refuse.
 - ``MAX_IDEMPOTENCY_KEYS``: idempotency keys one match remembers, the newest; storing one
   more forgets the oldest. Each key keeps a whole answer (a view of the state: up to about
   30 KB with a large Call of Katulhu catalogue), and keys on illegal moves cost no move, so
@@ -30,3 +34,4 @@ MAX_REPLAY_STATE_BYTES = 4 * 1024 * 1024
 MAX_MATCH_MOVES = 5000
 MAX_PROBLEM_ERRORS = 50
 MAX_IDEMPOTENCY_KEYS = 100
+MAX_JSON_CONTAINERS = 50_000
