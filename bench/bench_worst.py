@@ -75,10 +75,14 @@ def setups(rnd: random.Random) -> list[tuple[str, dict]]:
 BODY_LIMIT = 1024 * 1024
 
 
+_NESTED = [[[[[[[[1.5]]]]]]]]
+
+
 def refused_bodies(game_id: str, state: dict) -> list[tuple[str, str, dict]]:
     """(what, operation path, body) of bodies within the body limit that the schemas refuse
     and that once cost seconds: an object of many unknown fields, a list far over its length
-    of wrong items, a replay of a quarter of a million empty moves, floats everywhere."""
+    of wrong items, a replay of a quarter of a million empty moves, floats everywhere, nested
+    lists (up to the bound on arrays and objects, and far over it)."""
     base = f"/v1/games/{game_id}"
     items = BODY_LIMIT // 4   # "1," per item, with room for the rest of the body
     longest = max((key for key, value in state.items() if isinstance(value, list)),
@@ -90,6 +94,11 @@ def refused_bodies(game_id: str, state: dict) -> list[tuple[str, str, dict]]:
         (f"{items - 25_000:,} empty moves in a replay", base + "/replay",
          {"state": state, "moves": [{}] * (items - 25_000)}),
         (f"{items // 2:,} floats in the state", base + "/legal-moves", {"state": {**state, longest: [0.5] * (items // 2)}}),
+        # Nested lists: each costs the worker an object and its collection (MAX_JSON_CONTAINERS)
+        ("48,000 nested lists as a replay's moves, within the bound", base + "/replay",
+         {"state": state, "moves": [_NESTED] * 6_000}),
+        ("416,000 nested lists in a setup body, over the bound", base + "/setup",
+         {"players": 2, "x": [_NESTED] * 52_000}),
     ]
     if game_id == "call-of-katulhu":
         catalogue = {**DEFAULT_CATALOGUE, "beats": {f"t{i}": 5 for i in range(80_000)}}
