@@ -150,9 +150,13 @@ def test_body_over_the_limit_is_413(client):
 
 def test_a_body_nested_too_deeply_is_400_with_a_pointer(client):
     """As a body that is not JSON: a 400 problem whose error points at the whole body."""
-    response = client.post(f"{BASE}/setup", data="[" * 100_000, content_type="application/json")
+    response = client.post(f"{BASE}/setup", data="[" * 40_000, content_type="application/json")
     assert response.status_code == 400 and response.content_type == PROBLEM
     assert response.get_json()["errors"] == [{"pointer": "", "detail": "nested too deeply to parse"}]
+    # Deeper still, more arrays than any request needs: refused before it is read.
+    response = client.post(f"{BASE}/setup", data="[" * 100_000, content_type="application/json")
+    assert response.status_code == 400 and response.content_type == PROBLEM
+    assert response.get_json()["errors"] == [{"pointer": "", "detail": "more than 50,000 arrays and objects"}]
     malformed = client.post(f"{BASE}/setup", data="{\"players\": 3", content_type="application/json")
     assert [e["pointer"] for e in malformed.get_json()["errors"]] == [""]
 

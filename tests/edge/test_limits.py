@@ -171,12 +171,17 @@ def test_a_list_over_its_length_is_refused_before_its_items_are_read(client, gam
 
 
 def test_a_replay_of_too_many_moves_is_refused_before_they_are_read(client):
-    """250,000 empty moves (a 1 MiB body): one error at /moves, not one per move."""
+    """40,000 empty moves (40 times MAX_REPLAY_MOVES): one error at /moves, not one per move.
+    250,000 (a 1 MiB body) are more arrays and objects than any request needs, refused before
+    the body is read (MAX_JSON_CONTAINERS)."""
     state = SC.setup(2, "many", {})
-    answer = client.post("/v1/games/scratch-and-catch/replay", json={"state": state, "moves": [{}] * 250_000})
+    answer = client.post("/v1/games/scratch-and-catch/replay", json={"state": state, "moves": [{}] * 40_000})
     assert answer.status_code == 422
     errors = answer.get_json()["errors"]
     assert [e["pointer"] for e in errors] == ["/moves"], errors[:3]
+    answer = client.post("/v1/games/scratch-and-catch/replay", json={"state": state, "moves": [{}] * 250_000})
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"] == [{"pointer": "", "detail": "more than 50,000 arrays and objects"}]
 
 
 def test_a_katulhu_catalogue_of_too_many_beats_entries_is_refused_before_they_are_read(client):
