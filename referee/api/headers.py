@@ -20,7 +20,6 @@ from werkzeug.http import parse_set_header
 # answer (referee/app.py, after each request).
 ANSWER_HEADERS_KEY = "referee.answer_headers"
 REQUEST_ID = "X-Request-ID"
-_REPLACED = frozenset({"x-request-id", "content-language"})
 
 
 def answer_headers(headers: list[tuple[str, str]], request_id: str | None,
@@ -37,9 +36,8 @@ def answer_headers(headers: list[tuple[str, str]], request_id: str | None,
         lowered = name.lower()
         if lowered == "vary":
             varies.append(value)
-        elif lowered not in _REPLACED or (lowered == "content-language" and language is None) or (
-                lowered == "x-request-id" and not request_id):
-            kept.append((name, value))
+        elif not (lowered == "x-request-id" and request_id or lowered == "content-language" and language is not None):
+            kept.append((name, value))   # (the answer's own value replaces the header named)
     if language is not None:
         kept.append(("Content-Language", language))
         varies.append("Accept-Language")

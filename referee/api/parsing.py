@@ -100,8 +100,8 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     Raises TooManyContainers, before any parsing, for a text of more than
     ``MAX_JSON_CONTAINERS`` opening brackets and braces (those inside strings count too: no
     request needs that many of either)."""
-    if data.count(b"[" if isinstance(data, bytes) else "[") + data.count(b"{" if isinstance(data, bytes) else "{") \
-            > MAX_JSON_CONTAINERS:
+    array, obj = (b"[", b"{") if isinstance(data, bytes) else ("[", "{")
+    if data.count(array) + data.count(obj) > MAX_JSON_CONTAINERS:
         raise TooManyContainers(MAX_JSON_CONTAINERS)
     if isinstance(data, bytes) and not _may_hold_float(data):
         try:
@@ -125,16 +125,25 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     return value
 
 
+# The environ key of the body read by read_json_body, once per request.
+_READ_KEY = "referee.json_body"
+
+
 def read_json_body(req: flask.Request) -> tuple[Any, bool]:
     """``(value, holds_float)`` of a JSON request body (``missing`` when the request is not
-    JSON), read with :func:`strict_loads` from the bytes transport.read_body kept. Raises
-    ValueError (``json.JSONDecodeError``, ``UnicodeDecodeError``) for a body that is not JSON."""
+    JSON), read with :func:`strict_loads` from the bytes transport.read_body kept, once per
+    request (the fast path and the parser ask in turn). Raises ValueError (``json.JSONDecodeError``, ``UnicodeDecodeError``) for a body that is not JSON."""
     if not is_json_request(req):
         return missing, False
+    environ = req.environ
+    read = environ.get(_READ_KEY)
+    if read is not None:   # (a body the fast path refused is read again by the parser)
+        return read
     floats: list = []
-    data = req.environ.get(BODY_KEY)  # the body transport.read_body read, without werkzeug's stream again
+    data = environ.get(BODY_KEY)  # the body transport.read_body read, without werkzeug's stream again
     value = strict_loads(req.get_data(cache=True) if data is None else data, on_float=lambda: floats.append(True))
-    return value, bool(floats)
+    read = environ[_READ_KEY] = (value, bool(floats))
+    return read
 
 
 class StrictJsonParser(FlaskParser):
