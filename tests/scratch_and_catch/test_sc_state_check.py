@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from referee.engine.core import InvalidState
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch import cards as C
-from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place
+from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place, _table_facts
 from tests.misplaced import corrupted_position
 from tests.scratch_and_catch.sc_helpers import build
 
@@ -82,10 +82,10 @@ def _corrupted_positions(draw):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=_corrupted_positions())
 def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing(state):
-    deck = C.deck_set(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
-    by_value = C.ids_by_value(tuple(state["options"]["deck"]["cat"]), tuple(state["options"]["deck"]["scratch"]))
-    detailed = _card_place_errors(state, deck)
-    assert _cards_in_place(state["players"], state["line"], state["draw_pile"], deck, by_value) == (not detailed)
+    facts = _table_facts(len(state["players"]), state["options"])
+    detailed = _card_place_errors(state, facts.known)
+    assert _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position,
+                           facts.values) == (not detailed)
     if detailed:
         with pytest.raises(InvalidState) as raised:
             GAME.check_state(state)
@@ -95,12 +95,11 @@ def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing
 def test_each_kind_of_misplaced_card_is_refused_by_both_passes():
     """Cases worked out from the rules: each breaks one of them, and both passes say so."""
     base = GAME.setup(3, "check", {})
-    deck_args = (tuple(base["options"]["deck"]["cat"]), tuple(base["options"]["deck"]["scratch"]))
-    deck, by_value = C.deck_set(*deck_args), C.ids_by_value(*deck_args)
+    facts = _table_facts(3, base["options"])
 
     def both(state):
-        fast = _cards_in_place(state["players"], state["line"], state["draw_pile"], deck, by_value)
-        return fast, [pointer for pointer, _detail in _card_place_errors(state, deck)]
+        fast = _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position, facts.values)
+        return fast, [pointer for pointer, _detail in _card_place_errors(state, facts.known)]
 
     assert both(base) == (True, [])
     twice = copy.deepcopy(base)
@@ -118,6 +117,10 @@ def test_each_kind_of_misplaced_card_is_refused_by_both_passes():
     negative = copy.deepcopy(base)
     negative["players"][2]["fleas"] = -1
     assert both(negative) == (False, ["/players/2/fleas"])
+    spelled = copy.deepcopy(base)                               # a hand that is not a list: the detailed pass says why
+    spelled["players"][0]["hand"] = "".join(base["players"][0]["hand"][:1])
+    fast, pointers = both(spelled)
+    assert fast is False and "/players/0/hand/0" in pointers
 
 
 @pytest.mark.parametrize("value", [0.5, 7.5, 11, 0])

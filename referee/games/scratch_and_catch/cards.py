@@ -80,14 +80,6 @@ def deck_set(cat_counts: tuple[int, ...], scratch_counts: tuple[int, ...]) -> fr
 
 
 @lru_cache(maxsize=64)
-def ids_by_value(cat_counts: tuple[int, ...], scratch_counts: tuple[int, ...]) -> dict[int, frozenset[str]]:
-    """The card ids of a deck by the number printed on them (``{1: {"C1-1", ...}, ...}``), so
-    that a pile of the line is checked with one set operation. Do not mutate the cached answer."""
-    return {number: frozenset(card for card in deck_ids(cat_counts, scratch_counts) if card_value(card) == number)
-            for number in NUMBERS}
-
-
-@lru_cache(maxsize=64)
 def kind_counts(cat_counts: tuple[int, ...], scratch_counts: tuple[int, ...]) -> dict[str, int]:
     """Copies of each kind in a deck, in catalogue order, kinds with no copy left out
     (``{"C1": 5, "S1": 1, ...}``). Do not mutate the cached answer."""

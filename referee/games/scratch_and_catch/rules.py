@@ -199,7 +199,8 @@ class _TableFacts(NamedTuple):
     full: dict                      # the options, normalised
     option_errors: tuple            # ((pointer, detail), ...) about how the options are written
     known: frozenset[str]           # the deck's card ids (seen hands)
-    by_value: Mapping[int, frozenset[str]]  # those ids by value
+    position: dict[str, int]        # each of those ids -> its index in catalogue order
+    values: tuple[int, ...]         # the number printed on each card, by that index
     kind_counts: Mapping[str, int]  # copies of each kind (unseen hands)
 
 
@@ -213,7 +214,9 @@ def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
     if full["chance"] != options.get("chance") or given != set(full):
         errors.append(("/options", "a state carries every option explicitly"))
     deck = _deck_of(full)
-    return _TableFacts(full, tuple(errors), C.deck_set(*deck), C.ids_by_value(*deck), C.kind_counts(*deck))
+    ids = C.deck_ids(*deck)
+    return _TableFacts(full, tuple(errors), C.deck_set(*deck), {card: at for at, card in enumerate(ids)},
+                       tuple(C.card_value(card) for card in ids), C.kind_counts(*deck))
 
 
 # check_state reads a state's options on every move; states of one table share them.
@@ -255,34 +258,53 @@ DISCLOSURE = Disclosure(
 
 
 
-def _cards_in_place(players: list, line: list, draw_pile: list, known: frozenset[str],
-                    by_value: Mapping[int, frozenset[str]]) -> bool:
-    """The common case of the state check, with sets and plain loops (no pointers): every card
-    of the deck in exactly one place, the line's piles in ascending values 1 to 10 each holding
-    cards of its value, hands within their size, fleas from 0 to MAX_FLEAS."""
-    # The deck's cards not yet found: a copy of the deck, each card found taken out (cheaper
-    # than building a set of the cards found and comparing it with the deck).
-    unfound = set(known)
-    unfound.difference_update(draw_pile)
+_PILE_VALUES = frozenset(C.NUMBERS)  # the numbers a pile of the line may have
+
+
+def _take(cards: object, position: dict[str, int], seen: list[bool]) -> bool:
+    """Mark each of ``cards`` in ``seen`` by its ``position``; False at a card that is not of
+    the deck or was marked before (and for anything but a list: the detailed pass says why)."""
+    if not isinstance(cards, list):
+        return False
+    for card in cards:
+        at = position.get(card, -1)
+        if at < 0 or seen[at]:
+            return False
+        seen[at] = True
+    return True
+
+
+def _cards_in_place(players: list, line: list, draw_pile: list, position: dict[str, int],
+                    values: tuple[int, ...]) -> bool:
+    """The common case of the state check, with plain loops (no pointers): every card of the
+    deck in exactly one place, the line's piles in ascending values 1 to 10 each holding cards
+    of its value, hands within their size, fleas from 0 to MAX_FLEAS."""
+    # One mark per card of the deck, by index: a dict lookup and a list store per card found
+    # (set methods such as difference_update are generic calls in the compiled engine, about
+    # 1,000 instructions each).
+    seen = [False] * len(values)
+    if not _take(draw_pile, position, seen):
+        return False
     size = len(draw_pile)
     for player in players:
         hand, collected = player["hand"], player["collected"]
         if len(hand) > C.HAND_SIZE or not 0 <= player["fleas"] <= MAX_FLEAS:
             return False
+        if not (_take(hand, position, seen) and _take(collected, position, seen)):
+            return False
         size += len(hand) + len(collected)
-        unfound.difference_update(hand)
-        unfound.difference_update(collected)
     previous = 0
     for pile in line:
         value, cards = pile["value"], pile["cards"]
-        of_value = by_value.get(value)  # None for a value no card has (0.5, 11)
-        if of_value is None or not previous < value or not cards or not of_value.issuperset(cards):
+        if value not in _PILE_VALUES or not previous < value or not cards or not _take(cards, position, seen):
             return False
+        for card in cards:
+            if values[position[card]] != value:
+                return False
         previous = value
         size += len(cards)
-        unfound.difference_update(cards)
-    # As many cards as the deck, and every card of the deck found: so each card once, and no other.
-    return size == len(known) and not unfound
+    # No card marked twice: as many cards as the deck means every card of the deck, once.
+    return size == len(values)
 
 
 def _card_place_errors(state: State, known: frozenset[str]) -> list[tuple[str, str]]:
@@ -511,7 +533,7 @@ class ScratchAndCatch(Game):
         if full.get("hands") == "unseen":
             errors.extend(self._unseen_places(state, facts.kind_counts))
         # The common case is checked with sets; the pointers of a bad state come from the detailed pass.
-        elif not _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.known, facts.by_value):
+        elif not _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position, facts.values):
             errors.extend(_card_place_errors(state, facts.known))
         turn, final = state["turn"], state["final_turns"]
         n = len(players)
