@@ -12,7 +12,13 @@ the ratio match / stateless. A second configuration pins redis-server alone on t
 with taskset (gunicorn and the load on the others), so the share of the round trip shows.
 
     .venv/bin/python bench/bench_matches.py [--seconds 5] [--rounds 2] [--workers 2]
-        [--clients 2] [--players 2] [--no-pinned]
+        [--clients 2] [--players 2] [--no-pinned] [--load wrk [--connections 8] [--requests 2500]]
+
+``--load wrk``: the load is wrk instead (the load generator of ``bench_stateless.py``, whose
+own CPU is a small share of the machine's, where 8 Python processes take much of it and pull
+the ratio towards 1), with ``--connections`` threads of one connection each; each connection
+sends a file of prepared requests in order (its own games, the matches created before the
+timed run), so every request is again a legal move at the right version.
 
 Starts its own redis-server on a free port unless REDIS_URL is set. Prints Markdown tables.
 """
@@ -24,12 +30,15 @@ import http.client
 import json
 import multiprocessing
 import os
+import re
 import shutil
+import subprocess
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -139,6 +148,109 @@ def load(kind: str, port: int, index: int, seconds: float, players: int, start_a
     queue.put((requests, errors))
 
 
+# wrk's Lua: each thread (one connection) sends the requests of its own file in order, so the
+# moves of a match arrive one after another; every answer but a legal move's 200 is counted.
+WRK_SEQUENCE = r"""
+local threads, count = {}, 0
+function setup(thread)
+  thread:set("id", count)
+  count = count + 1
+  table.insert(threads, thread)
+end
+local queue, at = {}, 1
+bad = 0  -- a global: done() reads it with thread:get
+function init(args)
+  local f = assert(io.open(os.getenv("BENCH_REQUESTS") .. "/" .. id .. ".http", "rb"))
+  local data = f:read("*a")
+  f:close()
+  local i = 1
+  while i <= #data do
+    local newline = data:find("\n", i, true)
+    local length = tonumber(data:sub(i, newline - 1))
+    table.insert(queue, data:sub(newline + 1, newline + length))
+    i = newline + length + 1
+  end
+end
+function request()
+  local r = queue[at]
+  if r == nil then r = queue[#queue] end  -- out of requests: sent again, and answered 412 (counted)
+  at = at + 1
+  return r
+end
+function response(status, headers, body)
+  if status ~= 200 or not body:find('"legal":true', 1, true) then bad = bad + 1 end
+end
+function done(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + thread:get("bad") end
+  io.write(string.format("bad answers: %d\n", total))
+end
+"""
+
+
+def _raw_request(port: int, path: str, body: bytes, headers: dict) -> bytes:
+    lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Type: application/json",
+             f"Content-Length: {len(body)}", *(f"{name}: {value}" for name, value in headers.items())]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+def run_wrk_prepared(kind: str, port: int, args, round_index: int, folder: Path,
+                     cpus: set[int] | None = None) -> Callable[[], tuple[float, int]]:
+    """Prepare one wrk run of ``kind``: ``args.connections`` wrk threads of one connection
+    each, every connection playing its own games (``args.requests`` moves each; the matches
+    created now). Returns the run itself, which gives (requests per second, bad answers)."""
+    connections, seconds, players, per_connection = args.connections, args.seconds, args.players, args.requests
+    client = Client(port)
+    requests_dir = folder / f"wrk-{kind}-{round_index}"
+    requests_dir.mkdir(parents=True, exist_ok=True)
+    for connection in range(connections):
+        chunks, n = [], 0
+        while n < per_connection:
+            seed = f"wrk-{round_index}-{connection}-{len(chunks)}"
+            steps = plan_games([seed], players)[0]
+            if kind == "match":
+                body = json.dumps({"game": GAME_ID, "players": players, "seed": seed}).encode()
+                status, data, _ = client.request("POST", "/v1/matches", body, {"Content-Type": "application/json"})
+                assert status == 201, data
+                match = json.loads(data)
+                match_secrets = [s["secret"] for s in match["seats"]]
+            raw = []
+            for step, (state, move) in enumerate(steps):
+                if kind == "match":
+                    raw.append(_raw_request(port, f"/v1/matches/{match['id']}/moves", json.dumps({"move": move}).encode(),
+                                            {"If-Match": f'"{step}"',
+                                             "Authorization": f"Bearer {match_secrets[move['player']]}"}))
+                else:
+                    raw.append(_raw_request(port, f"/v1/games/{GAME_ID}/adjudicate",
+                                            json.dumps({"state": state, "move": move}).encode(), {}))
+            if not chunks:
+                # First, one stateless adjudicate (for either kind): a request wrk takes and loses
+                # (a connection it opens again) is that one, not the first move of a match.
+                state, move = steps[0]
+                raw.insert(0, _raw_request(port, f"/v1/games/{GAME_ID}/adjudicate",
+                                           json.dumps({"state": state, "move": move}).encode(), {}))
+            chunks.append(b"".join(str(len(r)).encode() + b"\n" + r for r in raw))
+            n += len(raw)
+        (requests_dir / f"{connection}.http").write_bytes(b"".join(chunks))
+    script = folder / "sequence.lua"
+    script.write_text(WRK_SEQUENCE)
+    command = ["wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds:g}s", "-s", str(script),
+               f"http://127.0.0.1:{port}/"]
+    if cpus:
+        command = ["taskset", "-c", ",".join(map(str, sorted(cpus)))] + command
+
+    def start() -> tuple[float, int]:
+        done = subprocess.run(command, capture_output=True, text=True,
+                              env=dict(os.environ, BENCH_REQUESTS=str(requests_dir)))
+        if done.returncode:
+            raise RuntimeError(f"wrk failed: {done.stderr or done.stdout}")
+        out = done.stdout
+        shutil.rmtree(requests_dir, ignore_errors=True)
+        rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        return rate, int(re.search(r"bad answers: (\d+)", out).group(1))
+    return start
+
+
 def run(kind: str, port: int, clients: int, seconds: float, players: int,
         cpus: set[int] | None = None) -> tuple[float, int]:
     queue = multiprocessing.Queue()
@@ -175,10 +287,16 @@ def measure(args, tmp: Path, pinned: bool) -> dict:
         errors = 0
         workers = servers.children(server.pid)
         redis_pids = [redis_proc.pid] if redis_proc else []
-        for _ in range(args.rounds):
+        for round_index in range(args.rounds):
             for kind in ("stateless", "match"):
-                before = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
-                rate, failed = run(kind, port, args.clients, args.seconds, args.players, other_cpus)
+                if args.load == "wrk":
+                    # (the matches are created first, outside the timed run and its CPU figures)
+                    start_wrk = run_wrk_prepared(kind, port, args, round_index, tmp, other_cpus)
+                    before = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
+                    rate, failed = start_wrk()
+                else:
+                    before = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
+                    rate, failed = run(kind, port, args.clients, args.seconds, args.players, other_cpus)
                 after = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
                 rates[kind].append(rate)
                 errors += failed
@@ -218,13 +336,20 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="load processes")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--no-pinned", action="store_true", help="skip the run with Redis on its own CPU")
+    parser.add_argument("--load", choices=("clients", "wrk"), default="clients",
+                        help="clients: --clients Python processes; wrk: wrk with --connections connections")
+    parser.add_argument("--connections", type=int, default=8, help="wrk connections (one wrk thread each)")
+    parser.add_argument("--requests", type=int, default=2500,
+                        help="wrk: moves prepared per connection and run (more than a run sends)")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-matches-"))
     try:
         print(servers.machine())
         print("gunicorn settings (gunicorn.conf.py):", servers.service_settings(args.workers),
-              f"{args.clients} load processes, {args.players} players, {os.cpu_count()} CPUs")
+              (f"wrk -t{args.connections} -c{args.connections} (one connection per thread, each playing its own "
+               f"games in order)" if args.load == "wrk" else f"{args.clients} load processes")
+              + f", {args.players} players, {os.cpu_count()} CPUs")
         shared = measure(args, tmp, pinned=False)
         report(args, "Every process on every CPU:", shared)
         if not args.no_pinned and (os.cpu_count() or 1) > 1 and shutil.which("taskset"):
