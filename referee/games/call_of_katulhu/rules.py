@@ -65,6 +65,7 @@ CHANCE_MODES = ("seeded", "table")
 PHASES = ("place", "stall", "reveal", "over")
 OPTION_NAMES = ("chance", "advanced", "catalogue")
 _OPTION_NAME_SET = frozenset(OPTION_NAMES)
+_NO_CATS: dict[str, int] = dict.fromkeys(C.COLOURS, 0)  # a score sheet's sets (and points) before counting: copied
 
 # Tiebreak steps (rulebook, Cat Cards), in order.
 TIEBREAK_WHITE_BLACK_SET = "largest_white_or_black_set"
@@ -328,7 +329,7 @@ class CallOfKatulhu(Game):
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
         errors: list[tuple[str, str]] = []
-        if options.keys() != _OPTION_NAME_SET:
+        if set(options) != _OPTION_NAME_SET:
             errors.append(("/options", "a state carries every option explicitly"))
         phase = state["phase"]
         advanced = full["advanced"]
@@ -339,9 +340,9 @@ class CallOfKatulhu(Game):
             placement = player["placement"]
             hand = player["hand"]
             held = hand + placement if placement else hand
-            # As many toys as the deck, and none of the deck missing (taking the toys out of a
-            # copy of the deck is cheaper than building their set).
-            if len(held) != len(cat.toy_set) or cat.toy_set.difference(held):
+            # As many toys as the deck, and the deck's set of toys: so each toy once. (set() and
+            # == are primitives of the compiled engine; a set method is a generic call.)
+            if len(held) != len(cat.toy_set) or set(held) != cat.toy_set:
                 errors.extend(_toy_place_errors(base, hand, placement, cat.toy_set))
             elif not _in_catalogue_order(cat.toys, tuple(hand)):  # (only once the toys are right)
                 errors.append((f"{base}/hand", "the hand is kept in catalogue order"))
@@ -376,8 +377,8 @@ class CallOfKatulhu(Game):
         # the pointers runs only when that check fails.
         cats = [card for player in players for card in player["cats"]]
         cats += state["table"] + state["cat_deck"] + state["discard_pile"]
-        # As many cats as the catalogue, and none of the catalogue missing: so each cat once.
-        if not (len(cats) == len(cat.cat_set) and not cat.cat_set.difference(cats)):
+        # As many cats as the catalogue, and the catalogue's set of cats: so each cat once.
+        if not (len(cats) == len(cat.cat_set) and set(cats) == cat.cat_set):
             where: dict[str, str] = {}
             claim = partial(claim_place, errors, where, cat.cat_set, noun="cat")
             for seat, player in enumerate(players):
@@ -660,10 +661,10 @@ class CallOfKatulhu(Game):
         points_of = C.set_points
         sheet = []
         for seat, player in enumerate(state["players"]):
-            sets = dict.fromkeys(C.COLOURS, 0)
+            sets = dict(_NO_CATS)
             for card in player["cats"]:
                 sets[cats[card][0]] += 1
-            points = dict.fromkeys(C.COLOURS, 0)
+            points = dict(_NO_CATS)
             total = 0
             for colour, size in sets.items():
                 if size:  # an empty set scores 0
