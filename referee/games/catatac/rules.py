@@ -193,7 +193,12 @@ def _illegal(code: str, **params: Any) -> Illegal:
 def _copy_state(state: State) -> State:
     """A copy deep enough that applying a move never touches the caller's state."""
     new = dict(state)
-    new["players"] = [dict(p, hand=list(p["hand"])) for p in state["players"]]
+    players = []
+    for p in state["players"]:
+        player = dict(p)  # (a copy, then a store: dict() with a keyword is a generic call, compiled)
+        player["hand"] = list(p["hand"])
+        players.append(player)
+    new["players"] = players
     new["ball"] = dict(state["ball"])
     new["paw_deck"] = list(state["paw_deck"])
     new["discard"] = list(state["discard"])

@@ -98,12 +98,16 @@ def _copy_state(state: State) -> State:
     move only sets their fleas) and each pile's cards (:func:`_place` gives a pile a new list)."""
     new = dict(state)
     acting = state["turn"]["player"]
-    new["players"] = [
-        {"hand": list(p["hand"]) if seat == acting else p["hand"], "fleas": p["fleas"],
-         "collected": list(p["collected"]) if seat == acting else p["collected"]}
-        for seat, p in enumerate(state["players"])
-    ]
-    new["line"] = [{"value": pile["value"], "cards": pile["cards"]} for pile in state["line"]]
+    # Copies of the dicts, then stores (cheaper in the compiled engine than building each anew).
+    players = []
+    for seat, p in enumerate(state["players"]):
+        player = dict(p)
+        if seat == acting:
+            player["hand"] = list(p["hand"])
+            player["collected"] = list(p["collected"])
+        players.append(player)
+    new["players"] = players
+    new["line"] = [dict(pile) for pile in state["line"]]
     new["draw_pile"] = list(state["draw_pile"])
     new["turn"] = dict(state["turn"])
     if state["final_turns"] is not None:
