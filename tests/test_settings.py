@@ -70,6 +70,9 @@ def test_each_reader_refuses_what_would_fail_requests_later():
     ("GUNICORN_TIMEOUT", "30s", "Referee: GUNICORN_TIMEOUT must be a whole number, not '30s'"),
     ("REFEREE_METRICS_FLUSH_SECONDS", "0", "Referee: REFEREE_METRICS_FLUSH_SECONDS must be"),
     ("REFEREE_METRICS_FLUSH_SECONDS", "1e-9", "Referee: REFEREE_METRICS_FLUSH_SECONDS must be at least 0.05"),
+    # (it was read at the first request with a body: the service started, and each such request got a 500)
+    ("REFEREE_BODY_TIMEOUT_SECONDS", "0", "Referee: REFEREE_BODY_TIMEOUT_SECONDS must be more than 0, not '0'"),
+    ("REFEREE_BODY_TIMEOUT_SECONDS", "abc", "Referee: REFEREE_BODY_TIMEOUT_SECONDS must be a number, not 'abc'"),
 ])
 def test_the_service_does_not_start_with_a_bad_setting_and_says_which(tmp_path, variable, value, says):
     env = {**os.environ, "BIND": f"127.0.0.1:{free_port()}", "REDIS_URL": "", "WEB_CONCURRENCY": "1",

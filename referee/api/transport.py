@@ -136,9 +136,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
     if not chunked and (not length or (limit is not None and length > limit)):
         return None
     stream = environ["wsgi.input"]
-    allowed = app.config.get("REFEREE_BODY_TIMEOUT_SECONDS")
-    if allowed is None:   # read from the environment once
-        allowed = app.config["REFEREE_BODY_TIMEOUT_SECONDS"] = body_timeout_from_env()
+    allowed = app.config["REFEREE_BODY_TIMEOUT_SECONDS"]  # (create_app reads it from the environment)
     started = time.monotonic()
     parts: list[bytes] = []
     size = 0
