@@ -55,7 +55,7 @@ import hiredis
 import redis
 from redis.backoff import NoBackoff
 from redis.exceptions import ClusterError, ConnectionError as RedisConnectionError, NoScriptError, RedisClusterException
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import DataError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.maint_notifications import MaintNotificationsConfig
 from redis.retry import Retry
@@ -180,8 +180,12 @@ _OS_POLL = _os_poll()
 def _pack(args: tuple) -> list[bytes]:
     """The RESP bytes of one command (str, bytes, int and float arguments), as redis-py's
     ``send_packed_command`` takes them: hiredis's packer (redis[hiredis]), which redis-py's
-    own calls after a pass over every argument that these arguments do not need."""
-    return [hiredis.pack_command(args)]
+    own calls after a pass over every argument that these arguments do not need. An argument
+    of another type raises redis-py's DataError, as its packer does."""
+    try:
+        return [hiredis.pack_command(args)]
+    except TypeError as error:
+        raise DataError(error) from None
 
 
 class IdleCheckedConnection(redis.Connection):

@@ -21,6 +21,11 @@ def test_the_bytes_are_redis_pys():
     args = ("EVALSHA", "0" * 40, 6, *keys_of(match_id), versions_key(match_id), key_order_key(match_id),
             7, state, "{}", repr(1764633600.25), 600_000, "clé-1", "答え", "ab" * 12, 16, "-", 64)
     assert _pack(args) == redis.Connection().pack_command(*args)
+    for odd in (None, True, [1]):   # refused as redis-py's packer refuses them (the store answers 503)
+        with pytest.raises(redis.DataError):
+            _pack(("EVALSHA", odd))
+        with pytest.raises(redis.DataError):
+            redis.Connection().pack_command("EVALSHA", odd)
 
 
 @pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")

@@ -95,7 +95,9 @@ def _copy_state(state: State) -> State:
     for everything a move changes in place (the player to act's hand and collected cards, the
     draw pile, the line and its piles, the turn, the final turns, the generator). The lists a
     move never changes in place are shared: the other players' hands and collected cards (a
-    move only sets their fleas) and each pile's cards (:func:`_place` gives a pile a new list)."""
+    move only sets their fleas) and each pile's cards (:func:`_place` gives a pile a new list).
+    Each player and pile dict is copied whole (a key the schema would refuse, which only a
+    Python caller can pass, is kept)."""
     new = dict(state)
     acting = state["turn"]["player"]
     # Copies of the dicts, then stores (cheaper in the compiled engine than building each anew).
