@@ -124,8 +124,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=settings.number("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, integer=True, positive=True),
     )
     app.config.update(config or {})
-    if app.config.get("REFEREE_BODY_TIMEOUT_SECONDS") is None:   # read now: a bad value stops the start
-        app.config["REFEREE_BODY_TIMEOUT_SECONDS"] = body_timeout_from_env()
+    # Read now, not at the first request with a body: a bad value stops the start.
+    app.config["REFEREE_BODY_TIMEOUT_SECONDS"] = settings.configured(app.config, "REFEREE_BODY_TIMEOUT_SECONDS",
+                                                                     body_timeout_from_env)
     # Each request's own bookkeeping, as one hook before and one after, handed the request and
     # flask.g (a look-up through Flask's context proxies costs about as much as the work):
     # the request id, the store deadline, the body and its media type (415), then the

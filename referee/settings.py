@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Mapping, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 N = TypeVar("N", int, float)
 
@@ -43,3 +43,9 @@ def number(name: str, default: N, *, environ: Mapping[str, str] | None = None, i
     if minimum is not None and value < minimum:
         raise SettingError(f"{name} must be at least {minimum:g}, not {raw!r}")
     return value  # type: ignore[return-value]
+
+
+def configured(config: Mapping[str, Any], name: str, from_env: Callable[[], Any]) -> Any:
+    """``config[name]`` when the application was given it (tests), else ``from_env()``: the
+    environment is not read when the config overrides it."""
+    return config[name] if config.get(name) is not None else from_env()

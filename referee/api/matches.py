@@ -24,7 +24,7 @@ import secrets
 import time
 from datetime import datetime, timezone
 from importlib import import_module
-from typing import Any, Callable
+from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
@@ -43,6 +43,7 @@ from referee.engine import information
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
 from referee.limits import MAX_MATCH_MOVES
+from referee.settings import configured
 from referee.store import StoreUnavailable, store_from_env
 
 RETRY_AFTER_SECONDS = 1
@@ -610,23 +611,17 @@ def _unavailable(error: StoreUnavailable) -> Response:
                             slug="store-unavailable", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
-def _setting(app: Flask, name: str, from_env: Callable[[], Any]) -> Any:
-    """``app.config[name]`` when the application was given it (tests), else the environment's
-    value: the environment is not read when the config overrides it."""
-    return app.config[name] if app.config.get(name) is not None else from_env()
-
-
 def register_matches(app: Flask, api: Api) -> None:
     """Register the match endpoints and the match store (``app.config["REFEREE_STORE"]`` if
     given, else :func:`referee.store.store_from_env`) in ``app.extensions["referee.store"]``."""
     store = app.config.get("REFEREE_STORE") or store_from_env()
     app.extensions["referee.store"] = store
     app.extensions["referee.recent_snapshots"] = RecentSnapshots(
-        _setting(app, "REFEREE_SNAPSHOT_CACHE_BYTES", max_bytes_from_env))
+        configured(app.config, "REFEREE_SNAPSHOT_CACHE_BYTES", max_bytes_from_env))
     app.extensions["referee.waiting"] = app.config.get("REFEREE_WAITING") or live.slots_from_env()
-    app.extensions["referee.heartbeat"] = _setting(app, "REFEREE_EVENTS_HEARTBEAT_SECONDS", live.heartbeat_from_env)
-    app.extensions["referee.max_wait"] = _setting(app, "REFEREE_MAX_WAIT_SECONDS", live.max_wait_from_env)
-    limit = _setting(app, "REFEREE_MAX_STREAM_SECONDS", live.stream_limit_from_env)
+    app.extensions["referee.heartbeat"] = configured(app.config, "REFEREE_EVENTS_HEARTBEAT_SECONDS", live.heartbeat_from_env)
+    app.extensions["referee.max_wait"] = configured(app.config, "REFEREE_MAX_WAIT_SECONDS", live.max_wait_from_env)
+    limit = configured(app.config, "REFEREE_MAX_STREAM_SECONDS", live.stream_limit_from_env)
     app.extensions["referee.stream_limit"] = limit if limit and limit > 0 else None   # 0: no limit, as documented
     api.spec.components.security_scheme(SECURITY_SCHEME, {
         "type": "http", "scheme": "bearer",

@@ -538,7 +538,7 @@ class ScratchAndCatch(Game):
         errors.extend(facts.option_errors)
         if full.get("hands") == "unseen":
             errors.extend(self._unseen_places(state, facts.kind_counts))
-        # The common case is checked with sets; the pointers of a bad state come from the detailed pass.
+        # The common case is checked with plain loops; the pointers of a bad state come from the detailed pass.
         elif not _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position, facts.values):
             errors.extend(_card_place_errors(state, facts.known))
         turn, final = state["turn"], state["final_turns"]
