@@ -9,9 +9,6 @@
   head itself, by its keep-alive timeout.) Enforced with a gevent timeout when gevent has
   patched the sockets, and with SIGALRM in a sync worker (its one thread blocks in the read;
   before, gunicorn's worker timeout killed the worker and the client got a 500 after 30 s).
-  A body gunicorn already holds whole (it came with the request's head, as most bodies do)
-  is read without a timer: nothing is left to wait for, and starting and stopping a gevent
-  timer cost about 12 us of worker CPU a request (docs/benchmarks.md, sixteenth pass).
 - **Chunked bodies** (``Transfer-Encoding: chunked``): gunicorn decodes the chunks while the
   application reads; a malformed chunk raised in the middle of that read (once a 500), and
   werkzeug cut a chunked body silently at the limit (once a 400 "not valid JSON" for a body
@@ -114,26 +111,6 @@ def _alarm(seconds: float):
             signal.signal(signal.SIGALRM, previous)
 
 
-def _held_whole(stream, length: int) -> bool:
-    """Whether ``stream``, gunicorn's body of a ``Content-Length`` request, already holds its
-    ``length`` bytes in memory (read from the socket with the request's head), so that reading
-    them cannot wait for the client. Any other stream, or a gunicorn whose body reader is not
-    built as this expects: False (the body is then read under the timer)."""
-    if type(stream).__name__ != "Body" or type(stream).__module__ != "gunicorn.http.body":
-        return False
-    try:
-        reader = stream.reader
-        if type(reader).__name__ != "LengthReader" or reader.length != length:
-            return False
-        held = 0
-        for buffer in (stream.buf, reader.unreader.buf):
-            with buffer.getbuffer() as view:
-                held += view.nbytes
-    except (AttributeError, TypeError):
-        return False
-    return held >= length
-
-
 def _close_reading(environ: dict) -> None:
     """Stop reading from this client: the server answers, then finds no next request and
     closes the connection, instead of waiting for the rest of the body; where the server lets
@@ -164,9 +141,6 @@ def read_body(app: Flask, req: Request) -> Response | None:
     parts: list[bytes] = []
     size = 0
     try:
-        if not chunked and _held_whole(stream, length):
-            parts.append(stream.read(length))
-            size = len(parts[0])   # (less than gunicorn seemed to hold: the rest is read below)
         while chunked or size < length:
             remaining = started + allowed + size / BODY_MIN_RATE - time.monotonic()
             if remaining <= 0:
@@ -191,11 +165,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
                                     title="Malformed chunked body")
         return problem_response(400, f"The request body could not be read ({type(error).__name__}).",
                                 title="Unreadable body")
-    return _keep_body(environ, b"".join(parts))
-
-
-def _keep_body(environ: dict, data: bytes) -> None:
-    """The body read whole becomes the request's body (and ``environ[BODY_KEY]``)."""
+    data = b"".join(parts)
     environ[BODY_KEY] = data
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
