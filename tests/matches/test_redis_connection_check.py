@@ -6,25 +6,59 @@ are "auto", its default."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 
 import pytest
 import redis
 
 from referee.store import StoreUnavailable
-from referee.store.redis import IdleCheckedConnection, RedisStore
-from tests.matches.matches_support import have
+from referee.store.redis import IdleCheckedConnection, IdleCheckedUnixConnection, RedisStore
+from tests.matches.matches_support import have, wait_for
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
 
 
+@pytest.fixture(scope="module")
+def unix_redis_url(tmp_path_factory):
+    """A redis-server listening on a Unix socket only (``unix://`` URL)."""
+    folder = tmp_path_factory.mktemp("unix-redis")
+    path = folder / "redis.sock"
+    process = subprocess.Popen(["redis-server", "--port", "0", "--unixsocket", str(path), "--unixsocketperm", "700",
+                                "--save", "", "--appendonly", "no", "--dir", str(folder)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"unix://{path}?db=0"
+    try:
+        wait_for(lambda: _answers(url), what="redis-server on a Unix socket")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(5)
+
+
+def _answers(url: str) -> bool:
+    try:
+        return redis.Redis.from_url(url).ping()
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(params=["tcp", "unix"])
+def url_and_class(request, redis_url):
+    """The store's URL of each transport, and the connection class its pool must hand out."""
+    if request.param == "tcp":
+        return redis_url, IdleCheckedConnection
+    return request.getfixturevalue("unix_redis_url"), IdleCheckedUnixConnection
+
+
 @pytest.mark.parametrize("blocking", [False, True], ids=["commands", "waits"])
-def test_a_connection_with_a_reply_pending_is_not_handed_out(redis_url, blocking):
-    store = RedisStore(redis_url)
+def test_a_connection_with_a_reply_pending_is_not_handed_out(url_and_class, blocking):
+    url, connection_class = url_and_class
+    store = RedisStore(url)
     client = store.blocking_client() if blocking else store.client()
     connection = client.connection_pool.get_connection()
     try:
-        assert isinstance(connection, IdleCheckedConnection)
+        assert type(connection) is connection_class
         assert connection.can_read(0) is False  # idle: nothing pending
         connection.send_command("ECHO", "pending")
         connection._sock.settimeout(5)
@@ -37,8 +71,8 @@ def test_a_connection_with_a_reply_pending_is_not_handed_out(redis_url, blocking
     assert client.echo("again") == "again"
 
 
-def test_a_reply_buffered_by_the_parser_counts_as_pending(redis_url):
-    client = RedisStore(redis_url).client()
+def test_a_reply_buffered_by_the_parser_counts_as_pending(url_and_class):
+    client = RedisStore(url_and_class[0]).client()
     connection = client.connection_pool.get_connection()
     try:
         connection.send_command("ECHO", "one")
