@@ -10,7 +10,7 @@ Two stores share this interface:
 
 Configuration (environment, read by :func:`store_from_env`):
 
-- ``REDIS_URL``: ``redis://`` or ``rediss://`` URL; absent: the in-process store.
+- ``REDIS_URL``: ``redis://``, ``rediss://`` or ``unix://`` URL; absent: the in-process store.
 - ``REDIS_CLUSTER``: ``1`` when ``REDIS_URL`` names a node of a Redis Cluster.
 - ``REFEREE_MATCH_TTL_SECONDS``: lifetime of an idle match (default 604800, 7 days).
 - ``REDIS_SOCKET_TIMEOUT_SECONDS``: connect and read timeout of one attempt (default 0.25);
