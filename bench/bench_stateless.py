@@ -193,7 +193,10 @@ def bench_http(game, seconds: int, workers: int, threads: int, connections: int,
         try:
             for name, app, path, code in plan:
                 port = servers.free_port()
-                started[name] = (servers.start_gunicorn(port, workers, redis_url, folder_path, app=app, code=code),
+                # Each server's output (its access log too) to a file: on a terminal, a line per
+                # request would flood it, and a slow terminal would slow the server.
+                started[name] = (servers.start_gunicorn(port, workers, redis_url, folder_path, app=app, code=code,
+                                                        log=folder_path / f"{name}.log"),
                                  f"http://127.0.0.1:{port}{path}")
             run = lambda url, length: _wrk(url, str(folder_path / "body.json"), length, threads,  # noqa: E731
                                            connections, str(folder_path / "post.lua"))
