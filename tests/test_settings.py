@@ -73,6 +73,8 @@ def test_each_reader_refuses_what_would_fail_requests_later():
     # (it was read at the first request with a body: the service started, and each such request got a 500)
     ("REFEREE_BODY_TIMEOUT_SECONDS", "0", "Referee: REFEREE_BODY_TIMEOUT_SECONDS must be more than 0, not '0'"),
     ("REFEREE_BODY_TIMEOUT_SECONDS", "abc", "Referee: REFEREE_BODY_TIMEOUT_SECONDS must be a number, not 'abc'"),
+    # (the service started, and /readyz and every match request answered 500)
+    ("REDIS_URL", "unix:///tmp/redis.sock?db=abc", "Referee: REDIS_URL cannot be used (Invalid value for 'db'"),
 ])
 def test_the_service_does_not_start_with_a_bad_setting_and_says_which(tmp_path, variable, value, says):
     env = {**os.environ, "BIND": f"127.0.0.1:{free_port()}", "REDIS_URL": "", "WEB_CONCURRENCY": "1",
@@ -113,3 +115,35 @@ def test_the_application_config_overrides_the_environment_without_reading_it(mon
     assert app.extensions["referee.stream_limit"] is None     # 0: no limit, as from the environment
     app = create_app({"TESTING": True, "REFEREE_STORE": MemoryStore(ttl=60), "REFEREE_MAX_STREAM_SECONDS": 4.0})
     assert app.extensions["referee.stream_limit"] == 4.0
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:7001/0", "redis://127.0.0.1:7001", "rediss://cache.example:6380/1",
+                                 "redis://:secret@127.0.0.1:7001/2", "unix:///run/redis/redis.sock?db=0",
+                                 "unix:///run/redis/redis.sock", "unix://user:secret@/run/redis/redis.sock?db=1"])
+def test_a_redis_url_redis_py_reads_is_taken(url):
+    from referee.store import checked_redis_url
+
+    assert checked_redis_url(url, cluster=False) == url
+
+
+@pytest.mark.parametrize(("url", "cluster", "says"), [
+    ("unix:///run/redis.sock?db=abc", False, "Invalid value for 'db'"),
+    ("unix:///run/redis.sock?db=0&socket_timeout=abc", False, "Invalid value for 'socket_timeout'"),
+    ("redis://127.0.0.1:notaport/0", False, "Port could not be cast"),
+    ("127.0.0.1:7001", False, "must specify one of the following schemes"),
+    ("http://127.0.0.1:7001/0", False, "must specify one of the following schemes"),
+    ("redis://127.0.0.1:7001/abc", False, "the database 'abc' is not a number"),   # (redis-py: database 0)
+    ("unix://run/redis.sock?db=0", False, "names a host ('run')"),                  # (redis-py: /redis.sock)
+    ("unix:///run/redis.sock?db=0", True, "REDIS_CLUSTER=1 needs a node's redis:// or rediss:// URL"),
+    ("redis://:secret@127.0.0.1:7001/abc", False, "is not a number"),
+])
+def test_a_redis_url_every_match_request_would_fail_on_is_refused(url, cluster, says):
+    """Before, the service started, and /readyz and every match request answered 500 (or,
+    with a Cluster over a Unix socket, 503 as if Redis were down)."""
+    from referee.store import store_from_env
+
+    environ = {"REDIS_URL": url, "REDIS_CLUSTER": "1" if cluster else ""}
+    with pytest.raises(SettingError) as refused:
+        store_from_env(environ)
+    assert says in str(refused.value)
+    assert "secret" not in str(refused.value)   # a password in the URL is never repeated

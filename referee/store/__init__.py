@@ -144,9 +144,42 @@ def ttl_from_env(environ: Mapping[str, str]) -> int:
                            positive=True)
 
 
+def checked_redis_url(url: str, cluster: bool) -> str:
+    """``url`` when redis-py can use it as REDIS_URL (``redis://``, ``rediss://``, or
+    ``unix:///path?db=N``; with ``cluster``, a node's ``redis://`` or ``rediss://`` URL);
+    raises SettingError naming REDIS_URL otherwise, so that the service does not start with a
+    URL every match request would fail on. (The messages never repeat the URL, which may hold
+    a password.) redis-py reads a database that is not a number in
+    a ``redis://`` path as 0, and the host of ``unix://host/path`` as nothing (the socket is
+    then ``/path``): both are refused here rather than followed."""
+    from urllib.parse import urlsplit
+
+    from redis.connection import parse_url
+
+    forms = "redis://HOST:PORT/DB, rediss://HOST:PORT/DB or unix:///PATH/TO/SOCKET?db=DB"
+    try:
+        parse_url(url)
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError as error:
+        raise settings.SettingError(f"REDIS_URL cannot be used ({error}); give {forms}") from None
+    if parts.scheme in ("redis", "rediss"):
+        database = parts.path.strip("/")
+        if database and not (database.isascii() and database.isdigit()):
+            raise settings.SettingError(f"REDIS_URL: the database {database!r} is not a number; give {forms}")
+    elif host:
+        raise settings.SettingError(f"REDIS_URL names a host ({host!r}) before the socket's path: "
+                                    "a Unix socket's URL has three slashes, unix:///PATH/TO/SOCKET")
+    elif cluster:
+        raise settings.SettingError("REDIS_CLUSTER=1 needs a node's redis:// or rediss:// URL: "
+                                    "a Redis Cluster is not reached through a Unix socket")
+    return url
+
+
 def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
     """The store configured by the environment (see the module docstring). Never connects:
-    the Redis client is created on first use, so the service starts while Redis is down."""
+    the Redis client is created on first use, so the service starts while Redis is down.
+    Raises SettingError for a setting it cannot take (:func:`checked_redis_url`, the numbers)."""
     environ = os.environ if environ is None else environ
     ttl = ttl_from_env(environ)
     url = environ.get("REDIS_URL", "").strip()
@@ -155,6 +188,7 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> Any:
         return MemoryStore(ttl=ttl)
     from referee.store.redis import RedisStore
     cluster = environ.get("REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes")
+    url = checked_redis_url(url, cluster)
     timeout = settings.number("REDIS_SOCKET_TIMEOUT_SECONDS", DEFAULT_SOCKET_TIMEOUT, environ=environ, positive=True)
     deadline = settings.number("REFEREE_STORE_DEADLINE_SECONDS", DEFAULT_DEADLINE, environ=environ, positive=True)
     return RedisStore(url, cluster=cluster, ttl=ttl, socket_timeout=timeout, deadline=deadline,

@@ -304,7 +304,7 @@ class RedisStore:
             if self._client is None or self._pid != pid:
                 try:
                     client = self._connect()
-                except (RedisError, RedisClusterException, OSError) as error:
+                except (RedisError, RedisClusterException, OSError, ValueError) as error:  # (ValueError: a URL redis-py cannot read)
                     raise StoreUnavailable(f"cannot reach Redis: {error}") from None
                 self._scripts = {name: client.register_script(text) for name, text in
                                  (("commit", _COMMIT), ("create", _CREATE), ("log", _LOG), ("remember", _REMEMBER))}
@@ -380,7 +380,7 @@ class RedisStore:
                 try:
                     self._blocking = (redis.RedisCluster.from_url(self.url, **options) if self.cluster
                                       else redis.Redis.from_url(self.url, **options))
-                except (RedisError, RedisClusterException, OSError) as error:
+                except (RedisError, RedisClusterException, OSError, ValueError) as error:  # (ValueError: a URL redis-py cannot read)
                     raise StoreUnavailable(f"cannot reach Redis: {error}") from None
                 self._blocking_pid = pid
             return self._blocking

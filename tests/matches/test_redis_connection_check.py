@@ -107,3 +107,13 @@ def test_a_failed_command_does_not_leave_its_reply_behind(redis_url):
     with pytest.raises(StoreUnavailable):
         store.commit("typed", 0, "{}", "{}", time.time())
     assert client.echo("next") == "next"
+
+
+def test_a_url_redis_py_cannot_read_makes_the_store_unavailable_not_an_error():
+    """The service refuses such a URL at start (referee.store.checked_redis_url); a store
+    made with one anyway answers as a store that cannot be reached, never with a ValueError."""
+    store = RedisStore("unix:///tmp/referee-no-such.sock?db=abc")
+    health = store.health()
+    assert health["ok"] is False and "Invalid value for 'db'" in health["error"]
+    with pytest.raises(StoreUnavailable):
+        store.get("any")
