@@ -119,7 +119,8 @@ def test_the_application_config_overrides_the_environment_without_reading_it(mon
 
 @pytest.mark.parametrize("url", ["redis://127.0.0.1:7001/0", "redis://127.0.0.1:7001", "rediss://cache.example:6380/1",
                                  "redis://:secret@127.0.0.1:7001/2", "unix:///run/redis/redis.sock?db=0",
-                                 "unix:///run/redis/redis.sock", "unix://user:secret@/run/redis/redis.sock?db=1"])
+                                 "unix:///run/redis/redis.sock", "unix://user:secret@/run/redis/redis.sock?db=1",
+                                 "rediss://cache.example:6380/0?ssl_cert_reqs=required", "redis://127.0.0.1:7001/0?protocol=3"])
 def test_a_redis_url_redis_py_reads_is_taken(url):
     from referee.store import checked_redis_url
 
@@ -136,6 +137,12 @@ def test_a_redis_url_redis_py_reads_is_taken(url):
     ("unix://run/redis.sock?db=0", False, "names a host ('run')"),                  # (redis-py: /redis.sock)
     ("unix:///run/redis.sock?db=0", True, "REDIS_CLUSTER=1 needs a node's redis:// or rediss:// URL"),
     ("redis://:secret@127.0.0.1:7001/abc", False, "is not a number"),
+    ("redis://127.0.0.1:99999/0", False, "Port out of range"),
+    ("unix://redis.sock", False, "names a host ('redis.sock')"),             # (redis-py: the path "")
+    # Options that would override the store's own bounds: a frozen Redis cost 5 s a request.
+    ("redis://127.0.0.1:7001/0?socket_timeout=5", False, "sets socket_timeout, which the store sets itself"),
+    ("unix:///run/redis.sock?db=0&socket_connect_timeout=9", False, "REDIS_SOCKET_TIMEOUT_SECONDS"),
+    ("redis://127.0.0.1:7001/0?max_connections=2", False, "GUNICORN_WORKER_CONNECTIONS"),
 ])
 def test_a_redis_url_every_match_request_would_fail_on_is_refused(url, cluster, says):
     """Before, the service started, and /readyz and every match request answered 500 (or,

@@ -144,6 +144,18 @@ def ttl_from_env(environ: Mapping[str, str]) -> int:
                            positive=True)
 
 
+# Options a URL's query may give redis-py that would override the store's own bounds (a
+# frozen Redis would then cost a request the URL's timeout, not the store's deadline).
+_STORE_OWN_OPTIONS = {
+    "socket_timeout": "use REDIS_SOCKET_TIMEOUT_SECONDS",
+    "socket_connect_timeout": "use REDIS_SOCKET_TIMEOUT_SECONDS",
+    "timeout": "use REDIS_SOCKET_TIMEOUT_SECONDS (the wait for a free connection)",
+    "max_connections": "use GUNICORN_WORKER_CONNECTIONS (and REFEREE_MAX_WAITING for waiting requests)",
+    "health_check_interval": "the store checks idle connections itself",
+    "retry_on_timeout": "the store retries within REFEREE_STORE_DEADLINE_SECONDS",
+}
+
+
 def checked_redis_url(url: str, cluster: bool) -> str:
     """``url`` when redis-py can use it as REDIS_URL (``redis://``, ``rediss://``, or
     ``unix:///path?db=N``; with ``cluster``, a node's ``redis://`` or ``rediss://`` URL);
@@ -151,18 +163,23 @@ def checked_redis_url(url: str, cluster: bool) -> str:
     URL every match request would fail on. (The messages never repeat the URL, which may hold
     a password.) redis-py reads a database that is not a number in
     a ``redis://`` path as 0, and the host of ``unix://host/path`` as nothing (the socket is
-    then ``/path``): both are refused here rather than followed."""
+    then ``/path``): both are refused here rather than followed, as are query options that
+    would override the store's own timeouts and bounds (``?socket_timeout=5``)."""
     from urllib.parse import urlsplit
 
     from redis.connection import parse_url
 
     forms = "redis://HOST:PORT/DB, rediss://HOST:PORT/DB or unix:///PATH/TO/SOCKET?db=DB"
     try:
-        parse_url(url)
+        options = parse_url(url)
         parts = urlsplit(url)
         host = parts.hostname
     except ValueError as error:
         raise settings.SettingError(f"REDIS_URL cannot be used ({error}); give {forms}") from None
+    for name in options:
+        if name in _STORE_OWN_OPTIONS:
+            raise settings.SettingError(f"REDIS_URL sets {name}, which the store sets itself: "
+                                        f"{_STORE_OWN_OPTIONS[name]}")
     if parts.scheme in ("redis", "rediss"):
         database = parts.path.strip("/")
         if database and not (database.isascii() and database.isdigit()):

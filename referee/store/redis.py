@@ -218,6 +218,12 @@ class IdleCheckedUnixConnection(_IdleChecked, redis.UnixDomainSocketConnection):
     gevent's poll, a match move through a Unix socket cost a gevent worker more CPU than
     through TCP (969 against 828 us per request, docs/benchmarks.md, sixteenth pass)."""
 
+    # redis-py 8.1 reads a connection's host and port for its error metrics when a connect
+    # times out (a frozen Redis whose accept queue is full), which its Unix socket connection
+    # does not have: an AttributeError, answered 500, instead of its TimeoutError (503).
+    host = None
+    port = None
+
 
 WAIT_MARGIN_SECONDS = 1.0   # a blocking read's answer may come this long after its block time
 VERSIONS_KEPT = 16          # entries of a match's versions stream (only the newest one matters)

@@ -7,6 +7,7 @@ are "auto", its default."""
 from __future__ import annotations
 
 import subprocess
+import sys
 import time
 
 import pytest
@@ -117,3 +118,42 @@ def test_a_url_redis_py_cannot_read_makes_the_store_unavailable_not_an_error():
     assert health["ok"] is False and "Invalid value for 'db'" in health["error"]
     with pytest.raises(StoreUnavailable):
         store.get("any")
+
+
+_FULL_QUEUE = r"""
+from gevent import monkey
+monkey.patch_all()
+import os, socket, sys, tempfile
+path = os.path.join(tempfile.mkdtemp(), "redis.sock")
+listener = socket.socket(socket.AF_UNIX)
+listener.bind(path)
+listener.listen(1)            # never accepted: a frozen Redis whose accept queue fills up
+held = []
+while True:
+    queued = socket.socket(socket.AF_UNIX)
+    queued.setblocking(False)
+    try:
+        queued.connect(path)
+    except BlockingIOError:
+        break
+    held.append(queued)
+from referee.store import StoreUnavailable
+from referee.store.redis import RedisStore
+store = RedisStore(f"unix://{path}?db=0", socket_timeout=0.25, deadline=0.5)
+print(store.health())
+try:
+    store.get("any")
+except StoreUnavailable as error:
+    print("unavailable:", error)
+"""
+
+
+def test_a_unix_socket_redis_whose_queue_is_full_is_unavailable_not_an_error():
+    """Under gevent a connect to a Unix socket whose accept queue is full waits, then times
+    out; redis-py then read the connection's host and port, which a Unix socket connection
+    lacked: an AttributeError, answered 500 by /readyz and every match request. Now the
+    store answers "unavailable" (503), as it does over TCP."""
+    ran = subprocess.run([sys.executable, "-c", _FULL_QUEUE], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert "'ok': False" in ran.stdout and "Timeout connecting to server" in ran.stdout
+    assert "unavailable: Redis did not answer: Timeout connecting to server" in ran.stdout
