@@ -310,7 +310,8 @@ class RedisStore:
             if self._client is None or self._pid != pid:
                 try:
                     client = self._connect()
-                except (RedisError, RedisClusterException, OSError, ValueError) as error:  # (ValueError: a URL redis-py cannot read)
+                # (ValueError: a URL redis-py cannot read, which store_from_env refuses at start)
+                except (RedisError, RedisClusterException, OSError, ValueError) as error:
                     raise StoreUnavailable(f"cannot reach Redis: {error}") from None
                 self._scripts = {name: client.register_script(text) for name, text in
                                  (("commit", _COMMIT), ("create", _CREATE), ("log", _LOG), ("remember", _REMEMBER))}
