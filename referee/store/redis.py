@@ -387,7 +387,7 @@ class RedisStore:
                 try:
                     self._blocking = (redis.RedisCluster.from_url(self.url, **options) if self.cluster
                                       else redis.Redis.from_url(self.url, **options))
-                except (RedisError, RedisClusterException, OSError, ValueError) as error:  # (ValueError: a URL redis-py cannot read)
+                except (RedisError, RedisClusterException, OSError, ValueError) as error:  # (as in client())
                     raise StoreUnavailable(f"cannot reach Redis: {error}") from None
                 self._blocking_pid = pid
             return self._blocking
