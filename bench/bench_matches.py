@@ -194,6 +194,10 @@ def _raw_request(port: int, path: str, body: bytes, headers: dict) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
+def _adjudicate_request(port: int, state: dict, move: dict) -> bytes:
+    return _raw_request(port, f"/v1/games/{GAME_ID}/adjudicate", json.dumps({"state": state, "move": move}).encode(), {})
+
+
 def run_wrk_prepared(kind: str, port: int, args, round_index: int, folder: Path,
                      cpus: set[int] | None = None) -> Callable[[], tuple[float, int]]:
     """Prepare one wrk run of ``kind``: ``args.connections`` wrk threads of one connection
@@ -221,14 +225,11 @@ def run_wrk_prepared(kind: str, port: int, args, round_index: int, folder: Path,
                                             {"If-Match": f'"{step}"',
                                              "Authorization": f"Bearer {match_secrets[move['player']]}"}))
                 else:
-                    raw.append(_raw_request(port, f"/v1/games/{GAME_ID}/adjudicate",
-                                            json.dumps({"state": state, "move": move}).encode(), {}))
+                    raw.append(_adjudicate_request(port, state, move))
             if not chunks:
                 # First, one stateless adjudicate (for either kind): a request wrk takes and loses
                 # (a connection it opens again) is that one, not the first move of a match.
-                state, move = steps[0]
-                raw.insert(0, _raw_request(port, f"/v1/games/{GAME_ID}/adjudicate",
-                                           json.dumps({"state": state, "move": move}).encode(), {}))
+                raw.insert(0, _adjudicate_request(port, *steps[0]))
             chunks.append(b"".join(str(len(r)).encode() + b"\n" + r for r in raw))
             n += len(raw)
         (requests_dir / f"{connection}.http").write_bytes(b"".join(chunks))

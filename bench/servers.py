@@ -130,7 +130,8 @@ def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: s
     while time.monotonic() < deadline:
         if server.poll() is not None:
             said = log.read_text(errors="replace")[-2000:] if log is not None else ""
-            raise RuntimeError(f"gunicorn ({app or 'service'}) exited with {server.returncode}" + (f":\n{said}" if said else ""))
+            raise RuntimeError(f"gunicorn ({app or 'service'}) exited with {server.returncode}"
+                               + (f":\n{said}" if said else ""))
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=0.5)
         except urllib.error.HTTPError:
