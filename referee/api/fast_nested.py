@@ -103,16 +103,23 @@ def schema_checks(schema_class: type[Schema]) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def compiled_validator(schema_class: type[Schema]):
-    """A jsonschema-rs validator equivalent to the fields of ``schema_class`` (its own
-    ``validates_schema`` checks are :func:`schema_checks`), or None when not plain."""
+def plain_json_schema(schema_class: type[Schema]) -> dict | None:
+    """The JSON Schema (nested schemas inline) equivalent to the fields of ``schema_class`` (its
+    own ``validates_schema`` checks are :func:`schema_checks`), or None when not plain."""
     schema = schema_class()
     if not _plain_schema(schema, checks_allowed=True):
         return None
     plugin = MarshmallowPlugin(schema_name_resolver=lambda _schema: None)  # inline nested schemas
     APISpec("fast", "1", "3.1.0", plugins=[plugin])
     plugin.converter.add_attribute_function(dict_key_names)
-    return jsonschema_rs.validator_for(plugin.converter.schema2jsonschema(schema))
+    return plugin.converter.schema2jsonschema(schema)
+
+
+@lru_cache(maxsize=None)
+def compiled_validator(schema_class: type[Schema]):
+    """A jsonschema-rs validator of :func:`plain_json_schema`, or None when not plain."""
+    found = plain_json_schema(schema_class)
+    return None if found is None else jsonschema_rs.validator_for(found)
 
 
 def _has_float(value) -> bool:
@@ -258,9 +265,9 @@ class FastEnvelope(Schema):
     def fast_load(self, data, holds_float: bool | None = None) -> dict | None:
         """What ``load(data)`` answers when ``data`` takes the fast path (a copy of it), else None.
         ``holds_float``: whether ``data`` holds a float, when the caller knows (None: look)."""
-        fast = _envelope_fields(type(self))
+        fast = envelope_fields(type(self))
         if (fast is not None and type(data) is dict
-                and data.keys() <= fast.keys() and all(name in data for name in _required(type(self)))
+                and data.keys() <= fast.keys() and all(name in data for name in required_fields(type(self)))
                 and not (_body_has_float(data) if holds_float is None else holds_float)  # once for the envelope
                 and all(type(value) is dict and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
                         for name, value in data.items())):
@@ -269,7 +276,7 @@ class FastEnvelope(Schema):
 
 
 @lru_cache(maxsize=None)
-def _envelope_fields(schema_class: type[Schema]) -> dict | None:
+def envelope_fields(schema_class: type[Schema]) -> dict | None:
     """``{field name: nested schema class}`` when every field of the envelope is a FastNested of a
     schema class, or a OneOfSchemas object that the view loads itself once it knows the game
     (``None`` then: any JSON object), with no validator, data key or default, and the envelope
@@ -291,5 +298,5 @@ def _envelope_fields(schema_class: type[Schema]) -> dict | None:
 
 
 @lru_cache(maxsize=None)
-def _required(schema_class: type[Schema]) -> tuple[str, ...]:
+def required_fields(schema_class: type[Schema]) -> tuple[str, ...]:
     return tuple(name for name, field in schema_class().fields.items() if field.required)

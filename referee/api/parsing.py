@@ -22,6 +22,7 @@ from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from referee.api.transport import BODY_KEY
+from referee.api.typed_body import typed_load
 from referee.limits import MAX_JSON_CONTAINERS
 
 # An escaped surrogate (paired or not); only bodies holding one need the full check.
@@ -164,15 +165,22 @@ class Blueprint(flask_smorest.Blueprint):
 def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Response]) -> Callable:
     """The view to route for ``documented`` (``view`` wrapped by ``Blueprint.arguments(schema)``
     and ``Blueprint.response``; its documentation is kept): a JSON body that ``schema`` takes
-    whole through the compiled fast path (``schema.fast_load``, FastEnvelope) is handed to
-    ``view`` directly, without the wrappers' work per request; any other body (one that does
+    whole through the one-pass decoder (:func:`typed_load`) or the compiled fast path
+    (``schema.fast_load``, FastEnvelope) is handed to ``view`` directly, without the wrappers' work per request; any other body (one that does
     not parse, holds a float, or fails a check) goes through ``documented``, which answers as
     it always did. ``view`` must answer a Response (the response wrapper passes those through
     unchanged)."""
     @functools.wraps(documented)
     def routed(*args: Any, **kwargs: Any) -> flask.Response:
+        req = flask.request._get_current_object()
+        data = req.environ.get(BODY_KEY)  # the body transport.read_body read
+        if data is not None and is_json_request(req):
+            loaded = typed_load(type(schema), data)  # one pass, when the envelope has typed fields only
+            if loaded is not None:
+                flask.g._get_current_object().body_has_float = False  # (no type admits a float)
+                return view(*args, loaded, **kwargs)
         try:
-            value, holds_float = read_json_body(flask.request._get_current_object())  # what the parser reads
+            value, holds_float = read_json_body(req)  # what the parser reads
         except ValueError:  # not JSON, or not UTF-8: the full path answers the 400
             value, holds_float = missing, True
         flask.g._get_current_object().body_has_float = holds_float  # for the view's own loads (a match move's move)
