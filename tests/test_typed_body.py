@@ -12,7 +12,7 @@ from marshmallow import Schema, ValidationError
 
 import referee.api.parsing as parsing
 from referee.api.schemas import game_schemas
-from referee.api.typed_body import Unsupported, envelope_decoder, msgspec_type, pattern_language, typed_load
+from referee.api.typed_body import MAX_DECODED_BYTES, Unsupported, envelope_decoder, msgspec_type, pattern_language, typed_load
 from referee.games import GAMES, PACKAGES
 
 # Values a damaged body may hold in place of any part: wrong types, floats that equal integers,
@@ -133,6 +133,20 @@ def test_the_decoder_accepts_only_what_marshmallow_loads(game_id, steps, data):
     loaded = typed_load(envelope, json.dumps(body).encode())
     if loaded is not None:
         assert _marshmallow_load(envelope, body) == loaded
+
+
+def test_long_bodies_go_the_usual_way(client):
+    """A body over MAX_DECODED_BYTES is not decoded here (msgspec would read a long list whole
+    before its bound); the usual path answers it: 422, its pointer at the list."""
+    game = GAMES["catatac"]
+    envelope = _schemas("catatac").adjudicate_request
+    state = game.setup(4, "long", {})
+    body = {"state": dict(state, paw_deck=["P1-1"] * 20_000), "move": game.legal_moves(state)[0]}
+    data = json.dumps(body).encode()
+    assert len(data) > MAX_DECODED_BYTES and typed_load(envelope, data) is None
+    answer = client.post("/v1/games/catatac/adjudicate", data=data, content_type="application/json")
+    assert answer.status_code == 422
+    assert [error["pointer"] for error in answer.json["errors"]] == ["/state/paw_deck"]
 
 
 def test_damaged_bytes_are_refused():
