@@ -22,7 +22,7 @@ from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from referee.api.transport import BODY_KEY
-from referee.api.typed_body import typed_load
+from referee.api.typed_body import envelope_decoder, typed_load
 from referee.limits import MAX_JSON_CONTAINERS
 
 # An escaped surrogate (paired or not); only bodies holding one need the full check.
@@ -170,6 +170,8 @@ def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Respo
     not parse, holds a float, or fails a check) goes through ``documented``, which answers as
     it always did. ``view`` must answer a Response (the response wrapper passes those through
     unchanged)."""
+    envelope_decoder(type(schema))  # built now: before the fork, the workers share it
+
     @functools.wraps(documented)
     def routed(*args: Any, **kwargs: Any) -> flask.Response:
         req = flask.request._get_current_object()
