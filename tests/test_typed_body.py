@@ -14,6 +14,7 @@ import referee.api.parsing as parsing
 from referee.api.schemas import game_schemas
 from referee.api.typed_body import MAX_DECODED_BYTES, Unsupported, envelope_decoder, msgspec_type, pattern_language, typed_load
 from referee.games import GAMES, PACKAGES
+from referee.limits import MAX_JSON_CONTAINERS
 
 # Values a damaged body may hold in place of any part: wrong types, floats that equal integers,
 # integers beyond 64 bits, ids with a final newline (which "$" in Python's re also matches).
@@ -147,6 +148,23 @@ def test_long_bodies_go_the_usual_way(client):
     answer = client.post("/v1/games/catatac/adjudicate", data=data, content_type="application/json")
     assert answer.status_code == 422
     assert [error["pointer"] for error in answer.json["errors"]] == ["/state/paw_deck"]
+
+
+@pytest.mark.parametrize("path", ["adjudicate", "legal-moves", "score"])
+def test_too_many_containers_are_refused_before_decoding(client, path):
+    """The usual path answers 400 to a body of more than MAX_JSON_CONTAINERS brackets and braces
+    before parsing; within 64 KiB they fit in the copies of a duplicated key (the last copy is
+    the one read), and the one-pass decoder must not take such a body either."""
+    game = GAMES["scratch-and-catch"]
+    state = game.setup(2, "x", {})
+    body = {"state": state, "move": game.legal_moves(state)[0]} if path == "adjudicate" else {"state": state}
+    seed_copies = '"seed": "' + "[" * 200 + '", '
+    count = MAX_JSON_CONTAINERS // 200 + 1
+    text = json.dumps(body).replace('"rng": {', '"rng": {' + seed_copies * count, 1)
+    assert text.count("[") > MAX_JSON_CONTAINERS and len(text) <= MAX_DECODED_BYTES
+    answer = client.post(f"/v1/games/scratch-and-catch/{path}", data=text, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json["errors"] == [{"detail": f"more than {MAX_JSON_CONTAINERS:,} arrays and objects", "pointer": ""}]
 
 
 def test_damaged_bytes_are_refused():

@@ -37,6 +37,7 @@ import msgspec
 from marshmallow import Schema, ValidationError
 
 from referee.api.fast_nested import envelope_fields, plain_json_schema, required_fields, schema_checks
+from referee.limits import MAX_JSON_CONTAINERS
 
 # A pattern whose language has at most this many strings becomes a Literal of them.
 MAX_LITERAL_STRINGS = 5000
@@ -260,7 +261,8 @@ def typed_load(envelope_class: type[Schema], data: bytes) -> dict | None:
     the one-pass decoder and the schemas' own checks accept it; None when not (the body then goes
     the usual way, which answers it) or when the envelope has no decoder."""
     found = envelope_decoder(envelope_class)
-    if found is None or len(data) > MAX_DECODED_BYTES:
+    if (found is None or len(data) > MAX_DECODED_BYTES
+            or data.count(b"[") + data.count(b"{") > MAX_JSON_CONTAINERS):  # the usual path's 400 (duplicate keys can hide them)
         return None
     decoder, checks = found
     try:
