@@ -26,3 +26,14 @@ def replace(document: Any, pointer: str, value: Any) -> None:
         target[int(last)] = value
     else:
         target[last] = value
+
+
+def paths(document: Any, prefix: tuple = ()):
+    """Every place in ``document`` as a tuple of keys and indexes, the document itself (``()``) first."""
+    yield prefix
+    if isinstance(document, dict):
+        for key, item in document.items():
+            yield from paths(item, prefix + (key,))
+    elif isinstance(document, list):
+        for index, item in enumerate(document):
+            yield from paths(item, prefix + (index,))

@@ -8,18 +8,9 @@ from marshmallow import ValidationError
 from referee.api.fast_nested import compiled_validator, schema_checks, _has_float
 from referee.games import GAMES, PACKAGES
 from importlib import import_module
+from tests.pointers import paths
 
 ODD_VALUES = [None, True, False, 0, 1, -1, 1.0, 2.5, "", "x", "C1-1", "S10-2", [], {}, [1], {"a": 1}, 10**20]
-
-
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, prefix + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, prefix + (index,))
 
 
 def _replace(value, path, new):
@@ -48,8 +39,8 @@ def test_fast_path_agrees_with_marshmallow(game_id, seed, data):
     state_schema = import_module(f"referee.games.{PACKAGES[game_id]}.schema").STATE
     validator = compiled_validator(state_schema)
     state = game.setup(data.draw(st.sampled_from(game.player_counts)), seed or "s", {})
-    paths = list(_paths(state))
-    path = data.draw(st.sampled_from(paths))
+    places = list(paths(state))
+    path = data.draw(st.sampled_from(places))
     mutated = _replace(state, path, data.draw(st.sampled_from(ODD_VALUES)))
     if data.draw(st.booleans()) and isinstance(mutated, dict):
         mutated = dict(mutated, unexpected=1)
@@ -120,7 +111,7 @@ def test_fast_path_of_moves_agrees_with_marshmallow(game_id, seed, steps, data):
     move = data.draw(st.sampled_from(moves))
     action = data.draw(st.sampled_from(["keep", "replace", "drop", "add"]))
     if action == "replace":
-        move = _replace(move, data.draw(st.sampled_from(list(_paths(move)))), data.draw(st.sampled_from(ODD_VALUES)))
+        move = _replace(move, data.draw(st.sampled_from(list(paths(move)))), data.draw(st.sampled_from(ODD_VALUES)))
     elif action == "drop" and isinstance(move, dict) and move:
         move = {k: v for k, v in move.items() if k != data.draw(st.sampled_from(sorted(move)))}
     elif action == "add" and isinstance(move, dict):

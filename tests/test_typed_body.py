@@ -15,6 +15,7 @@ from referee.api.schemas import game_schemas
 from referee.api.typed_body import MAX_DECODED_BYTES, Unsupported, envelope_decoder, msgspec_type, pattern_language, typed_load
 from referee.games import GAMES, PACKAGES
 from referee.limits import MAX_JSON_CONTAINERS
+from tests.pointers import paths
 
 # Values a damaged body may hold in place of any part: wrong types, floats that equal integers,
 # integers beyond 64 bits, ids with a final newline (which "$" in Python's re also matches).
@@ -35,16 +36,6 @@ def _position(game, players, seed, steps, pick):
             break
         state = game.adjudicate(state, pick(moves), checked=True).state
     return state
-
-
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, prefix + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, prefix + (index,))
 
 
 def _changed(value, path, action, new):
@@ -128,7 +119,7 @@ def test_the_decoder_accepts_only_what_marshmallow_loads(game_id, steps, data):
                       lambda moves: data.draw(st.sampled_from(moves)))
     body = {"state": state, "move": (game.legal_moves(state) or [{"type": "pass", "player": 0}])[0]}
     for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(list(_paths(body))))
+        path = data.draw(st.sampled_from(list(paths(body))))
         body = _changed(body, path, data.draw(st.sampled_from(["replace", "drop", "add"])),
                         data.draw(st.sampled_from(ODD_VALUES)))
     loaded = typed_load(envelope, json.dumps(body).encode())
@@ -148,6 +139,10 @@ def test_long_bodies_go_the_usual_way(client):
     answer = client.post("/v1/games/catatac/adjudicate", data=data, content_type="application/json")
     assert answer.status_code == 422
     assert [error["pointer"] for error in answer.json["errors"]] == ["/state/paw_deck"]
+
+
+def test_a_decoded_body_cannot_hold_more_containers_than_the_usual_path_reads():
+    assert MAX_DECODED_BYTES < MAX_JSON_CONTAINERS  # one byte per bracket at least
 
 
 @pytest.mark.parametrize("path", ["adjudicate", "legal-moves", "score"])

@@ -166,18 +166,19 @@ def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Respo
     """The view to route for ``documented`` (``view`` wrapped by ``Blueprint.arguments(schema)``
     and ``Blueprint.response``; its documentation is kept): a JSON body that ``schema`` takes
     whole through the one-pass decoder (:func:`typed_load`) or the compiled fast path
-    (``schema.fast_load``, FastEnvelope) is handed to ``view`` directly, without the wrappers' work per request; any other body (one that does
-    not parse, holds a float, or fails a check) goes through ``documented``, which answers as
-    it always did. ``view`` must answer a Response (the response wrapper passes those through
+    (``schema.fast_load``, FastEnvelope) is handed to ``view`` directly, without the wrappers'
+    work per request; any other body (one that does not parse, holds a float, or fails a
+    check) goes through ``documented``, which answers as it always did. ``view`` must answer a Response (the response wrapper passes those through
     unchanged)."""
-    envelope_decoder(type(schema))  # built now: before the fork, the workers share it
+    envelope_class = type(schema)
+    envelope_decoder(envelope_class)  # built now: before the fork, the workers share it
 
     @functools.wraps(documented)
     def routed(*args: Any, **kwargs: Any) -> flask.Response:
         req = flask.request._get_current_object()
         data = req.environ.get(BODY_KEY)  # the body transport.read_body read
         if data is not None and is_json_request(req):
-            loaded = typed_load(type(schema), data)  # one pass, when the envelope has typed fields only
+            loaded = typed_load(envelope_class, data)  # one pass, when the envelope has typed fields only
             if loaded is not None:
                 flask.g._get_current_object().body_has_float = False  # (no type admits a float)
                 return view(*args, loaded, **kwargs)

@@ -37,14 +37,15 @@ import msgspec
 from marshmallow import Schema, ValidationError
 
 from referee.api.fast_nested import envelope_fields, plain_json_schema, required_fields, schema_checks
-from referee.limits import MAX_JSON_CONTAINERS
 
 # A pattern whose language has at most this many strings becomes a Literal of them.
 MAX_LITERAL_STRINGS = 5000
 # Longer bodies go the usual way. msgspec checks a list's items before its length bound: at
 # 64 KiB, 16,000 ids of an open pattern (Call of Katulhu's, a regular expression each) in a hand
 # of at most 6 cost it 5 ms before the usual path answered in 0.7; at 8 KiB under 1 ms. A game's
-# state is 1 to 3 KB; larger ones (with a caller's catalogue) are read the usual way.
+# state is 1 to 3 KB; larger ones (with a caller's catalogue) are read the usual way. Being under
+# MAX_JSON_CONTAINERS bytes, a body decoded here also holds fewer brackets than the usual path
+# refuses (its 400, which copies of a duplicated key could otherwise hide from the decoder).
 MAX_DECODED_BYTES = 8 * 1024
 _INT64 = {"ge": -(2 ** 63), "le": 2 ** 63 - 1}
 _KEYWORDS = {"type", "description", "enum", "minimum", "maximum", "minItems", "maxItems", "items", "required",
@@ -253,7 +254,7 @@ def envelope_decoder(envelope_class: type[Schema]) -> tuple[msgspec.json.Decoder
         envelope = struct_type(properties, required, itertools.count())
     except Unsupported:
         return None
-    checks = tuple((name, schema_checks(nested)) for name, nested in fields.items() if schema_checks(nested))
+    checks = tuple((name, found) for name, nested in fields.items() if (found := schema_checks(nested)))
     return msgspec.json.Decoder(envelope), checks
 
 
@@ -262,8 +263,7 @@ def typed_load(envelope_class: type[Schema], data: bytes) -> dict | None:
     the one-pass decoder and the schemas' own checks accept it; None when not (the body then goes
     the usual way, which answers it) or when the envelope has no decoder."""
     found = envelope_decoder(envelope_class)
-    if (found is None or len(data) > MAX_DECODED_BYTES
-            or data.count(b"[") + data.count(b"{") > MAX_JSON_CONTAINERS):  # the usual path's 400 (duplicate keys can hide them)
+    if found is None or len(data) > MAX_DECODED_BYTES:
         return None
     decoder, checks = found
     try:
