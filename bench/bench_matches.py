@@ -12,13 +12,19 @@ the ratio match / stateless. A second configuration pins redis-server alone on t
 with taskset (gunicorn and the load on the others), so the share of the round trip shows.
 
     .venv/bin/python bench/bench_matches.py [--seconds 5] [--rounds 2] [--workers 2]
-        [--clients 2] [--players 2] [--no-pinned] [--load wrk [--connections 8] [--requests 2500]]
+        [--clients 2] [--players 2] [--no-pinned] [--load wrk [--connections 8] [--requests 2500]] [--floors]
 
 ``--load wrk``: the load is wrk instead (the load generator of ``bench_stateless.py``, whose
 own CPU is a small share of the machine's, where 8 Python processes take much of it and pull
 the ratio towards 1), with ``--connections`` threads of one connection each; each connection
 sends a file of prepared requests in order (its own games, the matches created before the
 timed run), so every request is again a legal move at the right version.
+
+``--floors``: two more servers with the same settings and the same Redis play the same match
+moves with the commit replaced (bench/match_floors.py): by nothing (a match move without any
+round trip), then by one PING over a plain socket (the least a move that waits for Redis can
+cost). Their ratios to the stateless adjudicate show how much of the aim the round trip itself
+leaves; the store stays at version 0 for them, and each worker's snapshot cache follows.
 
 Starts its own redis-server on a free port unless REDIS_URL is set. Prints Markdown tables.
 """
@@ -267,10 +273,15 @@ def run(kind: str, port: int, clients: int, seconds: float, players: int,
     return total / seconds, sum(r[1] for r in results)
 
 
+# --floors: the same match moves on servers whose commit is replaced (bench/match_floors.py)
+FLOORS = {"match, no commit": "match_floors:no_commit", "match, commit = one PING": "match_floors:ping_commit"}
+
+
 def measure(args, tmp: Path, pinned: bool) -> dict:
     """One configuration: its own redis-server (unless REDIS_URL is set) and gunicorn, runs
-    alternating stateless / match. ``pinned``: redis-server alone on the last CPU (taskset),
-    gunicorn and the load processes on the others."""
+    alternating stateless / match (/ the floors of --floors, each on a server of its own with
+    the same settings). ``pinned``: redis-server alone on the last CPU (taskset), gunicorn and
+    the load processes on the others."""
     ncpu = os.cpu_count() or 1
     redis_cpus = str(ncpu - 1) if pinned else None
     other_cpus = set(range(ncpu - 1)) if pinned else None
@@ -279,52 +290,64 @@ def measure(args, tmp: Path, pinned: bool) -> dict:
     url = os.environ.get("REDIS_URL")
     if not url:
         redis_proc, url = servers.start_redis(tmp, cpus=redis_cpus)
-    port = servers.free_port()
-    server = None
+    started: list[subprocess.Popen] = []
     try:
+        port = servers.free_port()
         server = servers.start_gunicorn(port, args.workers, url, tmp, cpus=other_list, log=tmp / "gunicorn.log")
-        rates: dict[str, list[float]] = {"stateless": [], "match": []}
-        cpu: dict[str, list[float]] = {"stateless": [0.0, 0.0, 0], "match": [0.0, 0.0, 0]}
-        errors = 0
-        workers = servers.children(server.pid)
+        started.append(server)
+        # (label, load kind, port, worker pids)
+        runs = [("stateless", "stateless", port, servers.children(server.pid)),
+                ("match", "match", port, servers.children(server.pid))]
+        if args.floors:
+            shutil.copy(ROOT / "bench" / "match_floors.py", tmp / "match_floors.py")
+            for label, app in FLOORS.items():
+                floor_port = servers.free_port()
+                floor = servers.start_gunicorn(floor_port, args.workers, url, tmp, app=app, cpus=other_list,
+                                               log=tmp / f"{app.split(':')[1]}.log")
+                started.append(floor)
+                runs.append((label, "match", floor_port, servers.children(floor.pid)))
+        rates: dict[str, list[float]] = {label: [] for label, *_ in runs}
+        cpu: dict[str, list[float]] = {label: [0.0, 0.0, 0] for label, *_ in runs}
+        errors: dict[str, int] = {label: 0 for label, *_ in runs}
         redis_pids = [redis_proc.pid] if redis_proc else []
         for round_index in range(args.rounds):
-            for kind in ("stateless", "match"):
+            for label, kind, run_port, workers in runs:
                 if args.load == "wrk":
                     # (the matches are created first, outside the timed run and its CPU figures)
-                    start_wrk = run_wrk_prepared(kind, port, args, round_index, tmp, other_cpus)
+                    start_wrk = run_wrk_prepared(kind, run_port, args, round_index, tmp, other_cpus)
                     before = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
                     rate, failed = start_wrk()
                 else:
                     before = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
-                    rate, failed = run(kind, port, args.clients, args.seconds, args.players, other_cpus)
+                    rate, failed = run(kind, run_port, args.clients, args.seconds, args.players, other_cpus)
                 after = servers.cpu_seconds(workers), servers.cpu_seconds(redis_pids)
-                rates[kind].append(rate)
-                errors += failed
-                cpu[kind][0] += after[0] - before[0]
-                cpu[kind][1] += after[1] - before[1]
-                cpu[kind][2] += int(rate * args.seconds)
+                rates[label].append(rate)
+                errors[label] += failed
+                cpu[label][0] += after[0] - before[0]
+                cpu[label][1] += after[1] - before[1]
+                cpu[label][2] += int(rate * args.seconds)
     finally:
-        servers.stop(server, redis_proc)
+        servers.stop(*started, redis_proc)
     return {"rates": rates, "cpu": cpu, "errors": errors, "url": url}
 
 
 def report(args, title: str, figures: dict) -> float:
     rates, cpu = figures["rates"], figures["cpu"]
-    stateless, match = statistics.mean(rates["stateless"]), statistics.mean(rates["match"])
+    means = {label: statistics.mean(values) for label, values in rates.items()}
+    stateless, match = means["stateless"], means["match"]
     print(f"\n{title}\n")
-    print(f"| operation | requests/s (mean of {args.rounds} runs of {args.seconds:g} s) | runs |")
-    print("|---|---|---|")
-    print(f"| POST /v1/games/{GAME_ID}/adjudicate (stateless) | {stateless:.0f} | "
-          + ", ".join(f"{r:.0f}" for r in rates["stateless"]) + " |")
-    print(f"| POST /v1/matches/{{id}}/moves (Redis) | {match:.0f} | "
-          + ", ".join(f"{r:.0f}" for r in rates["match"]) + " |")
+    print(f"| operation | requests/s (mean of {args.rounds} runs of {args.seconds:g} s) | runs | / stateless |")
+    print("|---|---|---|---|")
+    names = {"stateless": f"POST /v1/games/{GAME_ID}/adjudicate (stateless)", "match": "POST /v1/matches/{id}/moves (Redis)"}
+    for label, values in rates.items():
+        print(f"| {names.get(label, label)} | {means[label]:.0f} | " + ", ".join(f"{r:.0f}" for r in values)
+              + f" | {means[label] / stateless:.2f} |")
     ratio = match / stateless
     print(f"\nratio match / stateless: {ratio:.2f} (aim {MATCH_AIM}: {'met' if ratio >= MATCH_AIM else 'not met'}); "
-          f"failed or illegal answers: {figures['errors']}")
-    for kind in ("stateless", "match"):
-        worker_cpu, redis_cpu, count = cpu[kind]
-        print(f"CPU per {kind} request (includes creating matches): gunicorn workers "
+          "failed or illegal answers: " + ", ".join(f"{label} {count}" for label, count in figures["errors"].items()))
+    for label in rates:
+        worker_cpu, redis_cpu, count = cpu[label]
+        print(f"CPU per request, {label} (includes creating matches): gunicorn workers "
               f"{worker_cpu / max(count, 1) * 1e6:.0f} us, redis-server {redis_cpu / max(count, 1) * 1e6:.0f} us")
     return ratio
 
@@ -340,6 +363,9 @@ def main() -> None:
     parser.add_argument("--load", choices=("clients", "wrk"), default="clients",
                         help="clients: --clients Python processes; wrk: wrk with --connections connections")
     parser.add_argument("--connections", type=int, default=8, help="wrk connections (one wrk thread each)")
+    parser.add_argument("--floors", action="store_true",
+                        help="also the same match moves with the commit replaced by nothing, then by one PING "
+                             "(bench/match_floors.py): what the round trip itself costs")
     parser.add_argument("--requests", type=int, default=2500,
                         help="wrk: moves prepared per connection and run (more than a run sends)")
     args = parser.parse_args()

@@ -1,0 +1,74 @@
+"""WSGI apps for ``bench_matches.py --floors``: the service itself, with the match commit
+replaced, so that what a match move costs beside its round trip to Redis, and what one bare
+round trip costs, are measured on the same server settings as the real match move.
+
+- ``no_commit``: the commit writes nothing and answers "ok" (the worker's snapshot cache
+  follows the match; the store stays at version 0). A match move without any round trip.
+- ``ping_commit``: as ``no_commit``, after one PING to the same Redis over a plain socket of
+  the worker's own (no pool, no script): the least a move that waits for Redis can cost.
+
+Served as ``match_floors:no_commit`` and ``match_floors:ping_commit`` with the bench folder
+on PYTHONPATH (bench/servers.start_gunicorn). Bench code only: the service never runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlsplit
+
+from referee.app import create_app
+from referee.store import Commit
+
+
+def _ok(match_id, expected, state, entry, now, key=None, stored=None, head=None) -> Commit:
+    return Commit("ok", expected + 1, head=f"floor-{expected + 1}")
+
+
+def _with_commit(commit) -> object:
+    app = create_app()
+    app.extensions["referee.store"].commit = commit
+    return app
+
+
+class _Ping:
+    """One PING and its reply per call, on a socket no other request of the worker uses
+    meanwhile (gevent's socket once gunicorn's gevent worker has patched the socket module,
+    as the store's are): idle sockets wait in a list, a new one opens when none is idle."""
+
+    def __init__(self, url: str):
+        parts = urlsplit(url)
+        self.address = (parts.hostname or "127.0.0.1", parts.port or 6379)
+        self.idle: list[socket.socket] = []
+        self.pid = os.getpid()
+
+    def _socket(self) -> socket.socket:
+        if self.pid != os.getpid():  # a forked worker: the parent's sockets are not its own
+            self.idle, self.pid = [], os.getpid()
+        if self.idle:
+            return self.idle.pop()
+        sock = socket.create_connection(self.address)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+    def __call__(self, *args, **kwargs) -> Commit:
+        sock = self._socket()
+        sock.sendall(b"*1\r\n$4\r\nPING\r\n")
+        reply = b""
+        while not reply.endswith(b"\r\n"):
+            part = sock.recv(64)
+            if not part:
+                sock.close()
+                raise ConnectionError("Redis closed the connection")
+            reply += part
+        self.idle.append(sock)
+        return _ok(*args, **kwargs)
+
+
+def __getattr__(name: str) -> object:
+    """The app gunicorn asks for, created then (only the one served)."""
+    if name == "no_commit":
+        return _with_commit(_ok)
+    if name == "ping_commit":
+        return _with_commit(_Ping(os.environ["REDIS_URL"]))
+    raise AttributeError(name)
