@@ -22,9 +22,11 @@ timed run), so every request is again a legal move at the right version.
 
 ``--floors``: two more servers with the same settings and the same Redis play the same match
 moves with the commit replaced (bench/match_floors.py): by nothing (a match move without any
-round trip), then by one PING over a plain socket (the least a move that waits for Redis can
-cost). Their ratios to the stateless adjudicate show how much of the aim the round trip itself
-leaves; the store stays at version 0 for them, and each worker's snapshot cache follows.
+round trip), then by one PING over a plain socket (one wait for Redis per move, as the
+store's commit makes). Their ratios to the stateless adjudicate show how much of the aim the round trip itself
+leaves; the store stays at version 0 for them, and each worker's snapshot cache follows (so a
+move reaching a worker without the match cached, after a connection is opened again, is a
+cheap 412 there: read the failed answers of each server before its rate).
 
 Starts its own redis-server on a free port unless REDIS_URL is set. Prints Markdown tables.
 """
@@ -295,9 +297,9 @@ def measure(args, tmp: Path, pinned: bool) -> dict:
         port = servers.free_port()
         server = servers.start_gunicorn(port, args.workers, url, tmp, cpus=other_list, log=tmp / "gunicorn.log")
         started.append(server)
+        service_workers = servers.children(server.pid)
         # (label, load kind, port, worker pids)
-        runs = [("stateless", "stateless", port, servers.children(server.pid)),
-                ("match", "match", port, servers.children(server.pid))]
+        runs = [("stateless", "stateless", port, service_workers), ("match", "match", port, service_workers)]
         if args.floors:
             shutil.copy(ROOT / "bench" / "match_floors.py", tmp / "match_floors.py")
             for label, app in FLOORS.items():
@@ -347,7 +349,8 @@ def report(args, title: str, figures: dict) -> float:
           "failed or illegal answers: " + ", ".join(f"{label} {count}" for label, count in figures["errors"].items()))
     for label in rates:
         worker_cpu, redis_cpu, count = cpu[label]
-        print(f"CPU per request, {label} (includes creating matches): gunicorn workers "
+        creating = "" if label == "stateless" else " (includes creating matches)"
+        print(f"CPU per request, {label}{creating}: gunicorn workers "
               f"{worker_cpu / max(count, 1) * 1e6:.0f} us, redis-server {redis_cpu / max(count, 1) * 1e6:.0f} us")
     return ratio
 

@@ -5,10 +5,13 @@ round trip costs, are measured on the same server settings as the real match mov
 - ``no_commit``: the commit writes nothing and answers "ok" (the worker's snapshot cache
   follows the match; the store stays at version 0). A match move without any round trip.
 - ``ping_commit``: as ``no_commit``, after one PING to the same Redis over a plain socket of
-  the worker's own (no pool, no script): the least a move that waits for Redis can cost.
+  the worker's own (no pool, no script): one wait for Redis per move, as this store's
+  commit makes (not a bound on every design: commits batched behind one read would share it).
 
-Served as ``match_floors:no_commit`` and ``match_floors:ping_commit`` with the bench folder
-on PYTHONPATH (bench/servers.start_gunicorn). Bench code only: the service never runs it.
+Served as ``match_floors:no_commit`` and ``match_floors:ping_commit``: bench_matches.py copies
+this file into its run's folder, which bench/servers.start_gunicorn puts on PYTHONPATH. Bench
+code only: the service never runs it. Only ``redis://`` URLs without a password (the bench's
+own redis-server); replies are read by hiredis, as the store's are.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ import os
 import socket
 from urllib.parse import urlsplit
 
+import hiredis
+
 from referee.app import create_app
-from referee.store import Commit
+from referee.store import DEFAULT_SOCKET_TIMEOUT, Commit
 
 
 def _ok(match_id, expected, state, entry, now, key=None, stored=None, head=None) -> Commit:
@@ -38,6 +43,8 @@ class _Ping:
 
     def __init__(self, url: str):
         parts = urlsplit(url)
+        if parts.scheme != "redis" or parts.password:
+            raise SystemExit(f"match_floors: a redis:// URL without a password, not {parts.scheme}://")
         self.address = (parts.hostname or "127.0.0.1", parts.port or 6379)
         self.idle: list[socket.socket] = []
         self.pid = os.getpid()
@@ -47,20 +54,28 @@ class _Ping:
             self.idle, self.pid = [], os.getpid()
         if self.idle:
             return self.idle.pop()
-        sock = socket.create_connection(self.address)
+        sock = socket.create_connection(self.address, timeout=DEFAULT_SOCKET_TIMEOUT)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return sock
 
     def __call__(self, *args, **kwargs) -> Commit:
         sock = self._socket()
-        sock.sendall(b"*1\r\n$4\r\nPING\r\n")
-        reply = b""
-        while not reply.endswith(b"\r\n"):
-            part = sock.recv(64)
-            if not part:
-                sock.close()
-                raise ConnectionError("Redis closed the connection")
-            reply += part
+        reader = hiredis.Reader()
+        try:
+            sock.sendall(b"*1\r\n$4\r\nPING\r\n")
+            reply = False
+            while reply is False:
+                part = sock.recv(64)
+                if not part:
+                    raise ConnectionError("Redis closed the connection")
+                reader.feed(part)
+                reply = reader.gets()
+        except BaseException:
+            sock.close()
+            raise
+        if reply != b"PONG":  # (an error reply is a ReplyError object)
+            sock.close()
+            raise ConnectionError(f"Redis answered {reply!r} to PING")
         self.idle.append(sock)
         return _ok(*args, **kwargs)
 
