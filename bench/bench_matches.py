@@ -13,6 +13,7 @@ with taskset (gunicorn and the load on the others), so the share of the round tr
 
     .venv/bin/python bench/bench_matches.py [--seconds 5] [--rounds 2] [--workers 2]
         [--clients 2] [--players 2] [--no-pinned] [--load wrk [--connections 8] [--requests 2500]] [--floors]
+        [--baseline REVISION]
 
 ``--load wrk``: the load is wrk instead (the load generator of ``bench_stateless.py``, whose
 own CPU is a small share of the machine's, where 8 Python processes take much of it and pull
@@ -27,6 +28,10 @@ store's commit makes). Their ratios to the stateless adjudicate show how much of
 leaves; the store stays at version 0 for them, and each worker's snapshot cache follows (so a
 move reaching a worker without the match cached, after a connection is opened again, is a
 cheap 412 there: read the failed answers of each server before its rate).
+
+``--baseline REVISION``: one more server, of that git revision's source tree (bench/servers.py
+export_revision) with the same settings and the same Redis, plays the same match moves: its
+ratio beside this tree's, measured in the same run, is what the changes since bought.
 
 Starts its own redis-server on a free port unless REDIS_URL is set. Prints Markdown tables.
 """
@@ -308,6 +313,12 @@ def measure(args, tmp: Path, pinned: bool) -> dict:
                                                log=tmp / f"{app.split(':')[1]}.log")
                 started.append(floor)
                 runs.append((label, "match", floor_port, servers.children(floor.pid)))
+        if args.baseline:
+            base_port = servers.free_port()
+            base = servers.start_gunicorn(base_port, args.workers, url, tmp, cpus=other_list,
+                                          log=tmp / "baseline.log", code=args.baseline_code)
+            started.append(base)
+            runs.append((f"match, {args.baseline}", "match", base_port, servers.children(base.pid)))
         rates: dict[str, list[float]] = {label: [] for label, *_ in runs}
         cpu: dict[str, list[float]] = {label: [0.0, 0.0, 0] for label, *_ in runs}
         errors: dict[str, int] = {label: 0 for label, *_ in runs}
@@ -369,12 +380,16 @@ def main() -> None:
     parser.add_argument("--floors", action="store_true",
                         help="also the same match moves with the commit replaced by nothing, then by one PING "
                              "(bench/match_floors.py): what the round trip itself costs")
+    parser.add_argument("--baseline", metavar="REVISION",
+                        help="also the same match moves on a server of this git revision (same settings, same "
+                             "Redis, alternating): what the changes since bought")
     parser.add_argument("--requests", type=int, default=2500,
                         help="wrk: moves prepared per connection and run (more than a run sends)")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-matches-"))
     try:
+        args.baseline_code = servers.export_revision(args.baseline, tmp) if args.baseline else None
         print(servers.machine())
         print("gunicorn settings (gunicorn.conf.py):", servers.service_settings(args.workers),
               (f"wrk -t{args.connections} -c{args.connections} (one connection per thread, each playing its own "

@@ -54,7 +54,59 @@ def machine() -> str:
     loops = 10_000
     best = min(timeit.repeat("sum(range(1000))", number=loops, repeat=5)) / loops
     return (f"machine: {os.cpu_count()} CPUs ({model}), Python {platform.python_version()} at {interpreter()}, "
-            f"sum(range(1000)) in {best * 1e6:.1f} us (timeit, best of 5); {engine()}")
+            f"sum(range(1000)) in {best * 1e6:.1f} us (timeit, best of 5); {wakeups()}; {engine()}")
+
+
+def wakeups(round_trips: int = 3000) -> str:
+    """What one process waking another costs here: two processes answer each other over pipes
+    ``round_trips`` times, on one CPU, then on two (``sched_setaffinity``); for each, the wall
+    microseconds of a round trip and the CPU microseconds one side spends on it. A match move
+    wakes Redis and is woken by it, so where waking a process on another CPU is dear (a
+    virtual machine whose idle CPUs must be woken by the host), the round trip costs the
+    service much more than the commands themselves."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cpus) < 2:
+        return "wake-ups not measured (one CPU)"
+    said = []
+    for label, (mine, theirs) in (("one CPU", (cpus[0], cpus[0])), ("two CPUs", (cpus[0], cpus[1]))):
+        wall, cpu = _ping_pong(round_trips, mine, theirs)
+        said.append(f"{label} {wall:.0f} us ({cpu:.0f} us CPU)")
+    return "process wake-up round trip: " + ", ".join(said)
+
+
+def _ping_pong(round_trips: int, mine: int, theirs: int) -> tuple[float, float]:
+    """(wall us, CPU us of this side) per round trip of one byte each way between this process
+    on CPU ``mine`` and a forked child on CPU ``theirs``."""
+    there_r, there_w = os.pipe()
+    back_r, back_w = os.pipe()
+    before = os.sched_getaffinity(0)
+    child = os.fork()
+    if child == 0:  # (exits without running anything of the parent's)
+        try:
+            os.close(there_w)
+            os.close(back_r)
+            os.sched_setaffinity(0, {theirs})
+            while os.read(there_r, 1):  # (until the parent closes its end)
+                os.write(back_w, b"x")
+        finally:
+            os._exit(0)
+    os.close(there_r)
+    os.close(back_w)
+    try:
+        os.sched_setaffinity(0, {mine})
+        os.write(there_w, b"x")  # (the first round trip starts the child: not timed)
+        os.read(back_r, 1)
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        for _ in range(round_trips - 1):
+            os.write(there_w, b"x")
+            os.read(back_r, 1)
+        wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
+    finally:
+        os.sched_setaffinity(0, before)
+        os.close(there_w)  # (the child's read then ends, and it exits)
+        os.close(back_r)
+        os.waitpid(child, 0)
+    return wall / (round_trips - 1) * 1e6, cpu / (round_trips - 1) * 1e6
 
 
 def engine() -> str:
