@@ -30,8 +30,12 @@ move reaching a worker without the match cached, after a connection is opened ag
 cheap 412 there: read the failed answers of each server before its rate).
 
 ``--baseline REVISION``: one more server, of that git revision's source tree (bench/servers.py
-export_revision) with the same settings and the same Redis, plays the same match moves: its
-ratio beside this tree's, measured in the same run, is what the changes since bought.
+export_revision: its engine compiled in place when the running Python has mypy, which the
+test extras install; the report says whether it is), with the same Redis and the same
+workers, plays the same match moves: its ratio beside this tree's, measured in the same run,
+is what the changes since bought. It runs that revision's own gunicorn settings
+(gunicorn.conf.py reads referee/gunicorn_conf.py of the tree it serves), and runs last in each
+round, as the floors do.
 
 Starts its own redis-server on a free port unless REDIS_URL is set. Prints Markdown tables.
 """
@@ -381,8 +385,8 @@ def main() -> None:
                         help="also the same match moves with the commit replaced by nothing, then by one PING "
                              "(bench/match_floors.py): what the round trip itself costs")
     parser.add_argument("--baseline", metavar="REVISION",
-                        help="also the same match moves on a server of this git revision (same settings, same "
-                             "Redis, alternating): what the changes since bought")
+                        help="also the same match moves on a server of this git revision (its own gunicorn "
+                             "settings, the same Redis and workers, alternating): what the changes since bought")
     parser.add_argument("--requests", type=int, default=2500,
                         help="wrk: moves prepared per connection and run (more than a run sends)")
     args = parser.parse_args()
@@ -391,6 +395,8 @@ def main() -> None:
     try:
         args.baseline_code = servers.export_revision(args.baseline, tmp) if args.baseline else None
         print(servers.machine())
+        if args.baseline_code is not None:
+            print(f"baseline {args.baseline}: {servers.engine_of(args.baseline_code)}, its own gunicorn settings")
         print("gunicorn settings (gunicorn.conf.py):", servers.service_settings(args.workers),
               (f"wrk -t{args.connections} -c{args.connections} (one connection per thread, each playing its own "
                f"games in order)" if args.load == "wrk" else f"{args.clients} load processes")

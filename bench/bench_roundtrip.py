@@ -188,6 +188,7 @@ def main() -> None:
     parser.add_argument("--pin", action="store_true", help="redis-server on the last CPU, this process on the first")
     args = parser.parse_args()
     cpus = sorted(os.sched_getaffinity(0))
+    machine = servers.machine()  # (before --pin narrows this process to one CPU)
     with tempfile.TemporaryDirectory() as folder:
         redis_proc, url = servers.start_redis(Path(folder), cpus=str(cpus[-1]) if args.pin else None)
         try:
@@ -202,7 +203,7 @@ def main() -> None:
         finally:
             servers.stop(redis_proc)
     where = "redis-server alone on the last CPU, this process on the first" if args.pin else "both on every CPU"
-    print(servers.machine() + "\n")
+    print(machine + "\n")
     print(f"Scratch & Catch, 2 seats; {args.rounds} rounds of {args.requests} requests per kind, alternating; {where}\n")
     print("| request | CPU per request, us (median) | rounds |\n|---|---|---|")
     for name, values in app["figures"].items():

@@ -59,28 +59,39 @@ def machine() -> str:
 
 def wakeups(round_trips: int = 3000) -> str:
     """What one process waking another costs here: two processes answer each other over pipes
-    ``round_trips`` times, on one CPU, then on two (``sched_setaffinity``); for each, the wall
-    microseconds of a round trip and the CPU microseconds one side spends on it. A match move
-    wakes Redis and is woken by it, so where waking a process on another CPU is dear (a
-    virtual machine whose idle CPUs must be woken by the host), the round trip costs the
+    ``round_trips`` times, on one CPU, then on two (``sched_setaffinity``, within the CPUs this
+    process may use); for each, the wall microseconds of a round trip and the CPU microseconds
+    this side (the parent, its own loop included) spends on it. A match move wakes Redis and is
+    woken by it, so where waking a process on another CPU is dear, the round trip costs the
     service much more than the commands themselves."""
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if len(cpus) < 2:
-        return "wake-ups not measured (one CPU)"
+    if not cpus:
+        return "wake-ups not measured (no CPU affinity here)"
     said = []
-    for label, (mine, theirs) in (("one CPU", (cpus[0], cpus[0])), ("two CPUs", (cpus[0], cpus[1]))):
+    pairs = [("one CPU", (cpus[0], cpus[0]))] + ([("two CPUs", (cpus[0], cpus[1]))] if len(cpus) > 1 else [])
+    for label, (mine, theirs) in pairs:
         wall, cpu = _ping_pong(round_trips, mine, theirs)
         said.append(f"{label} {wall:.0f} us ({cpu:.0f} us CPU)")
+    if len(cpus) == 1:
+        said.append("two CPUs not measured (this process may use one)")
     return "process wake-up round trip: " + ", ".join(said)
 
 
 def _ping_pong(round_trips: int, mine: int, theirs: int) -> tuple[float, float]:
     """(wall us, CPU us of this side) per round trip of one byte each way between this process
-    on CPU ``mine`` and a forked child on CPU ``theirs``."""
+    on CPU ``mine`` and a forked child on CPU ``theirs``; the first round trip (the child's
+    start) is not timed. Raises ValueError below 2 round trips."""
+    if round_trips < 2:
+        raise ValueError("at least 2 round trips (the first is not timed)")
     there_r, there_w = os.pipe()
     back_r, back_w = os.pipe()
     before = os.sched_getaffinity(0)
-    child = os.fork()
+    try:
+        child = os.fork()
+    except OSError:
+        for fd in (there_r, there_w, back_r, back_w):
+            os.close(fd)
+        raise
     if child == 0:  # (exits without running anything of the parent's)
         try:
             os.close(there_w)
@@ -94,7 +105,7 @@ def _ping_pong(round_trips: int, mine: int, theirs: int) -> tuple[float, float]:
     os.close(back_w)
     try:
         os.sched_setaffinity(0, {mine})
-        os.write(there_w, b"x")  # (the first round trip starts the child: not timed)
+        os.write(there_w, b"x")
         os.read(back_r, 1)
         start_wall, start_cpu = time.perf_counter(), time.process_time()
         for _ in range(round_trips - 1):
@@ -107,6 +118,15 @@ def _ping_pong(round_trips: int, mine: int, theirs: int) -> tuple[float, float]:
         os.close(back_r)
         os.waitpid(child, 0)
     return wall / (round_trips - 1) * 1e6, cpu / (round_trips - 1) * 1e6
+
+
+def engine_of(code: Path) -> str:
+    """:func:`engine` of another source tree (an :func:`export_revision`), asked of a fresh
+    interpreter that imports that tree first, as its servers do."""
+    said = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import servers; "
+                           "print(servers.engine())", str(code)], capture_output=True, text=True,
+                          cwd=str(Path(__file__).resolve().parent), env=dict(os.environ, PYTHONPATH=str(code)))
+    return said.stdout.strip() or f"engine unknown ({said.stderr.strip().splitlines()[-1:]})"
 
 
 def engine() -> str:
@@ -205,7 +225,10 @@ def export_revision(revision: str, folder: Path, name: str = "revision") -> Path
     Python needs mypy, which the test extras install), unless REFEREE_PURE_PYTHON is set."""
     target = folder / name
     target.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True)
+    if archive.returncode:
+        raise SystemExit(f"cannot export git revision {revision!r}: {archive.stderr.decode(errors='replace').strip()}")
+    archive = archive.stdout
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     if (target / "setup.py").exists():
         # A revision whose engine is compiled (setup.py, mypyc) is measured as installed: setup.py
