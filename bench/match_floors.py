@@ -40,28 +40,28 @@ def _with_commit(commit) -> object:
 class _Ping:
     """One PING and its reply per call, on a socket no other request of the worker uses
     meanwhile (gevent's socket once gunicorn's gevent worker has patched the socket module,
-    as the store's are): idle sockets wait in a list, a new one opens when none is idle."""
+    as the store's are): idle sockets wait in a list with their hiredis readers (one per
+    connection, as the store's connections keep theirs), a new one opens when none is idle."""
 
     def __init__(self, url: str):
         parts = urlsplit(url)
         if parts.scheme != "redis" or parts.password:
             raise SystemExit(f"match_floors: a redis:// URL without a password, not {parts.scheme}://")
         self.address = (parts.hostname or "127.0.0.1", parts.port or 6379)
-        self.idle: list[socket.socket] = []
+        self.idle: list[tuple[socket.socket, hiredis.Reader]] = []
         self.pid = os.getpid()
 
-    def _socket(self) -> socket.socket:
+    def _connection(self) -> tuple[socket.socket, hiredis.Reader]:
         if self.pid != os.getpid():  # a forked worker: the parent's sockets are not its own
             self.idle, self.pid = [], os.getpid()
         if self.idle:
             return self.idle.pop()
         sock = socket.create_connection(self.address, timeout=DEFAULT_SOCKET_TIMEOUT)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return sock
+        return sock, hiredis.Reader()
 
     def __call__(self, *args, **kwargs) -> Commit:
-        sock = self._socket()
-        reader = hiredis.Reader()
+        sock, reader = self._connection()
         try:
             sock.sendall(b"*1\r\n$4\r\nPING\r\n")
             reply = False
@@ -77,7 +77,7 @@ class _Ping:
         if reply != b"PONG":  # (an error reply is a ReplyError object)
             sock.close()
             raise ConnectionError(f"Redis answered {reply!r} to PING")
-        self.idle.append(sock)
+        self.idle.append((sock, reader))  # (its reply read whole: the reader holds nothing)
         return _ok(*args, **kwargs)
 
 

@@ -123,9 +123,8 @@ def _ping_pong(round_trips: int, mine: int, theirs: int) -> tuple[float, float]:
 def engine_of(code: Path) -> str:
     """:func:`engine` of another source tree (an :func:`export_revision`), asked of a fresh
     interpreter that imports that tree first, as its servers do."""
-    said = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import servers; "
-                           "print(servers.engine())", str(code)], capture_output=True, text=True,
-                          cwd=str(Path(__file__).resolve().parent), env=dict(os.environ, PYTHONPATH=str(code)))
+    said = subprocess.run([sys.executable, "-c", "import servers; print(servers.engine())"], capture_output=True,
+                          text=True, cwd=str(Path(__file__).resolve().parent), env=dict(os.environ, PYTHONPATH=str(code)))
     return said.stdout.strip() or f"engine unknown ({said.stderr.strip().splitlines()[-1:]})"
 
 
