@@ -6,6 +6,7 @@ import copy
 import json
 from importlib import import_module
 
+import msgspec
 import pytest
 from hypothesis import given, settings, strategies as st
 from marshmallow import Schema, ValidationError
@@ -14,6 +15,7 @@ import referee.api.parsing as parsing
 from referee.api.schemas import game_schemas
 from referee.api.typed_body import MAX_DECODED_BYTES, Unsupported, envelope_decoder, msgspec_type, pattern_language, typed_load
 from referee.games import GAMES, PACKAGES
+from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE
 from referee.limits import MAX_JSON_CONTAINERS
 from tests.pointers import paths
 
@@ -191,6 +193,49 @@ def test_ids_of_an_open_pattern_are_matched_whole():
         assert damaged != text
         assert typed_load(envelope, damaged.encode()) is None, damaged[:80]
     assert typed_load(envelope, text.replace('"black-2"', '"' + "b" * 40 + '"', 1).encode()) is not None
+
+
+def test_the_default_catalogue_s_ids_take_a_decoder_without_regular_expressions():
+    """Call of Katulhu's envelopes name the default catalogue's ids as the strings its id
+    pattern commonly takes: a game on that catalogue is decoded by a first decoder that takes
+    only them (a Literal, no regular expression per id); a caller's catalogue, whose ids that
+    decoder refuses, by the second, with the pattern; both load what marshmallow loads."""
+    game = GAMES["call-of-katulhu"]
+    envelope = _schemas("call-of-katulhu").adjudicate_request
+    (common, full), _checks = envelope_decoder(envelope)
+    state = game.setup(2, "common", {})
+    body = {"state": state, "move": game.legal_moves(state)[0]}
+    data = json.dumps(body).encode()
+    assert msgspec.to_builtins(common.decode(data)) == body
+    assert typed_load(envelope, data) == body
+    rename = {toy: f"own.{toy}" for toy in DEFAULT_CATALOGUE["toys"]} | {
+        cat["id"]: f"own:{cat['id']}" for cat in DEFAULT_CATALOGUE["cats"]}   # the same catalogue, ids renamed
+    text = json.dumps(DEFAULT_CATALOGUE)
+    for old, new in rename.items():
+        text = text.replace(f'"{old}"', f'"{new}"')
+    state = game.setup(2, "own", {"catalogue": json.loads(text)})
+    body = {"state": state, "move": game.legal_moves(state)[0]}
+    data = json.dumps(body).encode()
+    with pytest.raises(msgspec.ValidationError):
+        common.decode(data)
+    assert msgspec.to_builtins(full.decode(data)) == body
+    assert typed_load(envelope, data) == body == _marshmallow_load(envelope, body)
+    assert all(len(envelope_decoder(_schemas(other).adjudicate_request)[0]) == 1
+               for other in GAMES if other != "call-of-katulhu")   # finite id patterns: one decoder
+
+
+def test_a_common_string_its_pattern_refuses_stops_the_decoder_being_built():
+    """A common string outside its pattern would let the first decoder take what the schema
+    refuses: building it fails. Length bounds still apply to the common strings."""
+    pattern = "^[a-z][a-z0-9]{0,7}$"
+    with pytest.raises(ValueError, match="9lives"):
+        msgspec_type({"type": "string", "pattern": pattern}, common={pattern: frozenset({"cat", "9lives"})})
+    decoder = msgspec.json.Decoder(list[msgspec_type({"type": "string", "pattern": pattern, "maxLength": 3},
+                                                     common={pattern: frozenset({"cat", "kitten"})})])
+    assert decoder.decode(b'["cat"]') == ["cat"]
+    for refused in (b'["kitten"]', b'["dog"]'):
+        with pytest.raises(msgspec.ValidationError):
+            decoder.decode(refused)
 
 
 def test_a_64_bit_overflow_goes_the_usual_way():

@@ -16,6 +16,13 @@ looser. Where msgspec would be looser they are made stricter:
   newline; each anchored ``^...$`` pattern is applied as ``^(?:...)\\Z``, and a pattern whose
   language is finite (card ids: 130 to 2,000 strings) becomes a ``Literal`` of its strings,
   a hash lookup instead of a regular expression;
+- an open pattern (Call of Katulhu's ids, which a caller's catalogue chooses) is a regular
+  expression per string, most of a body's decoding. Where the envelope names the strings that
+  pattern commonly takes (``common_strings``: the default catalogue's ids), a first decoder
+  takes a ``Literal`` of them instead, each checked against the pattern when the decoder is
+  built: it accepts a subset of what the regular expression accepts, so a body it refuses is
+  decoded again with the pattern (a caller's catalogue), and a body both refuse goes the
+  usual way;
 - an integer without bounds is bounded to 64 bits (Python reads longer ones, the schema takes
   them, and they go the usual way);
 - no type admits a float, so a float anywhere refuses the body (as the fast path's screen did).
@@ -31,7 +38,8 @@ import re
 import re._constants as sre_constants
 import re._parser as sre_parse
 from functools import lru_cache
-from typing import Annotated, Any, Literal, Union
+from types import MappingProxyType
+from typing import Annotated, Any, Literal, Mapping, Union
 
 import msgspec
 from marshmallow import Schema, ValidationError
@@ -52,6 +60,7 @@ _KEYWORDS = {"type", "description", "enum", "minimum", "maximum", "minItems", "m
              "additionalProperties", "properties", "pattern", "minLength", "maxLength", "maxProperties",
              "propertyNames"}
 _PYTHON_TYPES = {"string": str, "integer": int, "boolean": bool}
+_NONE: Mapping[str, frozenset[str]] = MappingProxyType({})
 
 
 class Unsupported(Exception):
@@ -141,11 +150,13 @@ def _string_bounds(schema: dict) -> dict:
     return bounds
 
 
-def msgspec_type(schema: dict, names: itertools.count | None = None) -> Any:
+def msgspec_type(schema: dict, names: itertools.count | None = None, common: Mapping[str, frozenset[str]] = _NONE) -> Any:
     """A msgspec type that accepts no JSON value the JSON Schema ``schema`` refuses (the subset
     apispec writes for plain marshmallow fields: types, possibly nullable, enums, bounds,
     anchored patterns, objects without additional properties, maps with ``propertyNames``).
-    Raises Unsupported for anything else."""
+    ``common``: pattern -> strings each string of that pattern must be one of (a stricter type,
+    see the module's docstring). Raises Unsupported for anything else, ValueError for a common
+    string the pattern refuses."""
     names = itertools.count() if names is None else names
     if set(schema) - _KEYWORDS:
         raise Unsupported(f"keywords {sorted(set(schema) - _KEYWORDS)}")
@@ -156,11 +167,11 @@ def msgspec_type(schema: dict, names: itertools.count | None = None) -> Any:
     if len(types) != 1:
         raise Unsupported(f"type {declared!r}")
     kind = types[0]
-    found = _nullable_free_type(kind, schema, names)
+    found = _nullable_free_type(kind, schema, names, common)
     return Union[found, None] if nullable or None in schema.get("enum", ()) else found
 
 
-def _nullable_free_type(kind: str, schema: dict, names: itertools.count) -> Any:
+def _nullable_free_type(kind: str, schema: dict, names: itertools.count, common: Mapping[str, frozenset[str]]) -> Any:
     if "enum" in schema:
         values = tuple(value for value in schema["enum"] if value is not None)
         if kind not in _PYTHON_TYPES or any(type(value) is not _PYTHON_TYPES[kind] for value in values) or not values:
@@ -177,6 +188,10 @@ def _nullable_free_type(kind: str, schema: dict, names: itertools.count) -> Any:
             return Literal[strings]
         if "pattern" in schema:
             bounds["pattern"] = _whole_string_pattern(schema["pattern"])
+            if schema["pattern"] in common:
+                strings = _common_strings(common[schema["pattern"]], bounds["pattern"], schema)
+                if strings:
+                    return Literal[strings]
         bounds.update(_string_bounds(schema))
         found: Any = str
     elif kind == "integer":
@@ -192,20 +207,31 @@ def _nullable_free_type(kind: str, schema: dict, names: itertools.count) -> Any:
             bounds["min_length"] = schema["minItems"]
         if "maxItems" in schema:
             bounds["max_length"] = schema["maxItems"]
-        found = list[msgspec_type(schema["items"], names)]
+        found = list[msgspec_type(schema["items"], names, common)]
     elif kind == "object":
-        found, bounds = _object_type(schema, names)
+        found, bounds = _object_type(schema, names, common)
     else:
         raise Unsupported(f"type {kind!r}")
     return Annotated[found, msgspec.Meta(**bounds)] if bounds else found
 
 
-def _object_type(schema: dict, names: itertools.count) -> tuple[Any, dict]:
+def _common_strings(strings: frozenset[str], whole_pattern: str, schema: dict) -> tuple[str, ...]:
+    """The common ``strings`` of a pattern within the string schema's length bounds, each checked
+    against the pattern (``whole_pattern``, anchored with ``\\Z``). Raises ValueError for a
+    string the pattern refuses: the type would then accept what the schema refuses."""
+    refused = sorted(text for text in strings if re.match(whole_pattern, text) is None)
+    if refused:
+        raise ValueError(f"common strings {refused!r} do not match {whole_pattern!r}")
+    least, most = schema.get("minLength", 0), schema.get("maxLength", float("inf"))
+    return tuple(sorted(text for text in strings if least <= len(text) <= most))
+
+
+def _object_type(schema: dict, names: itertools.count, common: Mapping[str, frozenset[str]]) -> tuple[Any, dict]:
     extra = schema.get("additionalProperties")
     if extra is False:
         if "propertyNames" in schema or "maxProperties" in schema:
             raise Unsupported("bounds on an object's names")
-        return struct_type(schema.get("properties", {}), set(schema.get("required", ())), names), {}
+        return struct_type(schema.get("properties", {}), set(schema.get("required", ())), names, common), {}
     if "properties" in schema or not isinstance(extra, dict):
         raise Unsupported("an object open to any member")
     key: Any = str
@@ -218,10 +244,11 @@ def _object_type(schema: dict, names: itertools.count) -> tuple[Any, dict]:
     if key_bounds:
         key = Annotated[str, msgspec.Meta(**key_bounds)]
     bounds = {"max_length": schema["maxProperties"]} if "maxProperties" in schema else {}
-    return dict[key, msgspec_type(extra, names)], bounds
+    return dict[key, msgspec_type(extra, names, common)], bounds
 
 
-def struct_type(properties: dict, required: set[str], names: itertools.count) -> type[msgspec.Struct]:
+def struct_type(properties: dict, required: set[str], names: itertools.count,
+                common: Mapping[str, frozenset[str]] = _NONE) -> type[msgspec.Struct]:
     """A Struct of ``properties`` (JSON Schemas by member name) that refuses unknown members;
     members not in ``required`` may be left out (and are left out of its builtins)."""
     fields: list[tuple] = []
@@ -229,17 +256,31 @@ def struct_type(properties: dict, required: set[str], names: itertools.count) ->
     for index, (name, member) in enumerate(sorted(properties.items(), key=lambda item: item[0] not in required)):
         attribute = f"m{index}"  # member names need not be Python identifiers
         rename[attribute] = name
-        member_type = msgspec_type(member, names)
+        member_type = msgspec_type(member, names, common)
         fields.append((attribute, member_type) if name in required
                       else (attribute, Union[member_type, msgspec.UnsetType], msgspec.UNSET))
     return msgspec.defstruct(f"Checked{next(names)}", fields, forbid_unknown_fields=True, rename=rename)
 
 
+def _patterns(schema: Any) -> set[str]:
+    """Every pattern of a JSON Schema, at any depth."""
+    if isinstance(schema, dict):
+        found = {schema["pattern"]} if isinstance(schema.get("pattern"), str) else set()
+        for value in schema.values():
+            found |= _patterns(value)
+        return found
+    if isinstance(schema, list):
+        return set().union(*map(_patterns, schema)) if schema else set()
+    return set()
+
+
 @lru_cache(maxsize=None)
-def envelope_decoder(envelope_class: type[Schema]) -> tuple[msgspec.json.Decoder, tuple] | None:
-    """``(decoder, checks)`` for a FastEnvelope class whose every field is a FastNested of a plain
-    schema: the decoder of the whole body, and ``(field name, validates_schema checks)`` to run
-    on the decoded value. None for any other envelope."""
+def envelope_decoder(envelope_class: type[Schema]) -> tuple[tuple[msgspec.json.Decoder, ...], tuple] | None:
+    """``(decoders, checks)`` for a FastEnvelope class whose every field is a FastNested of a plain
+    schema: the decoders of the whole body, to try in turn (first the one of the envelope's
+    ``common_strings``, pattern -> strings, when it names a pattern of the schema), and ``(field
+    name, validates_schema checks)`` to run on the decoded value. None for any other envelope.
+    Raises ValueError for a common string its pattern refuses."""
     fields = envelope_fields(envelope_class)
     if not fields or any(nested is None for nested in fields.values()):
         return None
@@ -250,25 +291,33 @@ def envelope_decoder(envelope_class: type[Schema]) -> tuple[msgspec.json.Decoder
         if found is None:
             return None
         properties[name] = found
+    common = {pattern: frozenset(strings) for pattern, strings in
+              (getattr(envelope_class, "common_strings", None) or {}).items() if pattern in _patterns(properties)}
     try:
-        envelope = struct_type(properties, required, itertools.count())
+        envelopes = [struct_type(properties, required, itertools.count())]
+        if common:
+            envelopes.insert(0, struct_type(properties, required, itertools.count(), common))
     except Unsupported:
         return None
     checks = tuple((name, found) for name, nested in fields.items() if (found := schema_checks(nested)))
-    return msgspec.json.Decoder(envelope), checks
+    return tuple(msgspec.json.Decoder(envelope) for envelope in envelopes), checks
 
 
 def typed_load(envelope_class: type[Schema], data: bytes) -> dict | None:
     """What ``envelope_class().load(json)`` answers for the body ``data`` (bytes of JSON), when
-    the one-pass decoder and the schemas' own checks accept it; None when not (the body then goes
-    the usual way, which answers it) or when the envelope has no decoder."""
+    one of the envelope's decoders and the schemas' own checks accept it; None when not (the body
+    then goes the usual way, which answers it) or when the envelope has no decoder."""
     found = envelope_decoder(envelope_class)
     if found is None or len(data) > MAX_DECODED_BYTES:
         return None
-    decoder, checks = found
-    try:
-        value = msgspec.to_builtins(decoder.decode(data))
-    except msgspec.DecodeError:  # (not JSON, or refused by a type: ValidationError is one too)
+    decoders, checks = found
+    for decoder in decoders:
+        try:
+            value = msgspec.to_builtins(decoder.decode(data))
+            break
+        except msgspec.DecodeError:  # (not JSON, or refused by a type: ValidationError is one too)
+            continue
+    else:
         return None
     try:
         for name, field_checks in checks:
