@@ -11,18 +11,15 @@ document: ``type`` ``/problems/malformed-request`` (``/problems/internal`` for g
 
 from __future__ import annotations
 
-import json
-
 from gunicorn import util
 
-from referee.api.problems import PROBLEM_CONTENT_TYPE, problem_body
+from referee.api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_text
 
 
 def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
     """``gunicorn.util.write_error``'s signature: the answer, then gunicorn closes the connection."""
-    body = json.dumps(problem_body(status_int, mesg or reason, title=reason,
-                                   slug=None if status_int >= 500 else "malformed-request"),
-                      ensure_ascii=False, sort_keys=True).encode("utf-8")
+    body = problem_text(problem_body(status_int, mesg or reason, title=reason,
+                                     slug=None if status_int >= 500 else "malformed-request")).encode("utf-8")
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_CONTENT_TYPE}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin-1") + body)

@@ -141,12 +141,17 @@ def problem_body(status: int, detail: str, errors: Iterable[tuple[str, str]] = (
     return body
 
 
+def problem_text(body: dict) -> str:
+    """A problem's JSON text, written as every other answer is: sorted keys, no spaces."""
+    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]] = (), *,
                      title: str | None = None, slug: str | None = None,
                      headers: Mapping[str, str] | None = None) -> Response:
     """A problem+json response."""
     body = problem_body(status, detail, errors, title=title, slug=slug)
-    response = Response(json.dumps(body, ensure_ascii=False, sort_keys=True), status=status,
+    response = Response(problem_text(body), status=status,
                         content_type=PROBLEM_CONTENT_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value

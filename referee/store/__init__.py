@@ -41,7 +41,14 @@ DEFAULT_MAX_WAITING = DEFAULT_MAX_CONNECTIONS * 3 // 4   # of them, how many may
 
 
 class StoreUnavailable(Exception):
-    """The match store does not answer (connection refused, timeout, cluster down)."""
+    """The match store does not answer (connection refused, timeout, cluster down).
+
+    ``reason``: what happened, in words that name no address or configuration (readiness
+    reports it to any caller); ``detail``: the client library's own error, for the log only."""
+
+    def __init__(self, reason: str, detail: object = None):
+        super().__init__(reason if detail is None else f"{reason}: {detail}")
+        self.reason = reason
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,8 @@ def test_oversized_content_length_body_is_413_too(server):
 def test_requests_gunicorn_refuses_are_answered_with_problems(tmp_path):
     """A request line over gunicorn's limit (414), a header over it (431) and a malformed
     request line (400) never reach the application: gunicorn answers them, and those answers
-    are problem+json like the service's own (referee/server_errors.py), not an HTML page."""
+    are problem+json like the service's own (referee/server_errors.py), not an HTML page, and
+    written the same way (sorted keys, no spaces)."""
     server = start_gunicorn(tmp_path)
     try:
         for data, status in ((b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
@@ -77,6 +78,7 @@ def test_requests_gunicorn_refuses_are_answered_with_problems(tmp_path):
             problem = problem_of(body)
             assert problem["status"] == status and problem["type"] == "/problems/malformed-request"
             assert problem["title"] and problem["detail"]
+            assert body == json.dumps(problem, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
         assert http("GET", server.base + "/problems/malformed-request")[0] == 200
         assert http("GET", server.base + "/healthz")[0] == 200  # the worker serves on
     finally:

@@ -60,7 +60,17 @@ def match_endpoints_unavailable(client, match, version, legal):
                                             "Authorization": f"Bearer {match['seats'][legal['player']]['secret']}"}))
     ready = client.get("/readyz")
     assert ready.status_code == 503 and ready.get_json()["store"]["ok"] is False
+    assert_no_address(ready)
     return time.monotonic() - started
+
+
+def assert_no_address(ready):
+    """Readiness says what happened to the store, not where it is: no host or port of the
+    store's URL in the answer (the log has the library's error)."""
+    store = ready.get_json()["store"]
+    assert store["error"] in ("cannot reach Redis", "Redis did not answer",
+                              "Redis did not answer within the request's deadline"), store
+    assert "127.0.0.1" not in ready.get_data(as_text=True) and "Error" not in store["error"]
 
 
 def play_one(client, store, match, version):
@@ -84,6 +94,7 @@ def test_outage_and_recovery(server):
     # Started while Redis is down.
     assert client.get("/healthz").status_code == 200
     assert client.get("/readyz").status_code == 503
+    assert_no_address(client.get("/readyz"))
     assert_unavailable(client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}))
 
     server.start()

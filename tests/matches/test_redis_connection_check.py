@@ -112,12 +112,14 @@ def test_a_failed_command_does_not_leave_its_reply_behind(redis_url):
 
 def test_a_url_redis_py_cannot_read_makes_the_store_unavailable_not_an_error():
     """The service refuses such a URL at start (referee.store.checked_redis_url); a store
-    made with one anyway answers as a store that cannot be reached, never with a ValueError."""
+    made with one anyway answers as a store that cannot be reached, never with a ValueError
+    (the library's words for the log, the reason alone for readiness)."""
     store = RedisStore("unix:///tmp/referee-no-such.sock?db=abc")
     health = store.health()
-    assert health["ok"] is False and "Invalid value for 'db'" in health["error"]
-    with pytest.raises(StoreUnavailable):
+    assert health == {"kind": "redis", "ok": False, "error": "cannot reach Redis"}
+    with pytest.raises(StoreUnavailable, match="Invalid value for 'db'") as raised:
         store.get("any")
+    assert raised.value.reason == "cannot reach Redis"
 
 
 _FULL_QUEUE = r"""
