@@ -103,3 +103,29 @@ def test_scratch_and_catch_seeded_pile_play_naming_a_card_reads_as_a_sentence():
                            headers={"Accept-Language": "ja"}).get_json()
     assert japanese["violations"][0]["message"] == ("シード付き乱数のゲームでは、山札のカードをめくるのは審判が行います。"
                                                     "引いたカードを手に示すことはできません。")
+
+
+def test_a_state_of_another_game_is_told_so_alone():
+    """A state posted to another game's operation (the game field names another game): one
+    error, at /state/game, rather than every field the two games do not share (a CATATAC
+    state sent to Scratch & Catch got only the hands' length errors, the others 30 to 47
+    errors). Likewise a state of another schema version."""
+    from referee.games import GAMES
+
+    client = _client()
+    for sent, judging in (("catatac", "scratch-and-catch"), ("scratch-and-catch", "call-of-katulhu"),
+                          ("call-of-katulhu", "catatac")):
+        state = GAMES[sent].setup(2, "other", {})
+        for operation, body in (("legal-moves", {"state": state}), ("score", {"state": state}),
+                                ("adjudicate", {"state": state, "move": {"type": "pass", "player": 0}})):
+            problem = client.post(f"/v1/games/{judging}/{operation}", json=body).get_json()
+            assert problem["status"] == 422, (sent, judging, operation)
+            assert problem["errors"] == [{"pointer": "/state/game", "detail": "A state of another game: "
+                                          f"this operation judges {judging} states."}], (sent, judging, operation)
+    state = GAMES["catatac"].setup(2, "later", {})
+    state["schema_version"] = 2
+    problem = client.post("/v1/games/catatac/score", json={"state": state}).get_json()
+    assert problem["errors"] == [{"pointer": "/state/schema_version", "detail": "Must be equal to 1."}]
+    state["schema_version"] = "1"   # the wrong type: marshmallow's usual answers, every one of them
+    problem = client.post("/v1/games/catatac/score", json={"state": state}).get_json()
+    assert {"pointer": "/state/schema_version", "detail": "Not a valid integer."} in problem["errors"]

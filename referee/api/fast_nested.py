@@ -220,9 +220,37 @@ def _messages_of(field: fields.Field, item, exceeded) -> list:
     return messages
 
 
+_CONSTANT_TYPES = {fields.String: str, fields.Integer: int}
+
+
+def _other_constants(schema: Schema, value) -> dict:
+    """marshmallow's messages for the constants (fields with an ``Equal`` validator, such as a
+    state's ``game`` and ``schema_version``) that ``value`` gives another value of their type,
+    through nested schemas too. A body of another kind (another game's state, a later schema
+    version) is answered with that alone, not with every field the two kinds do not share."""
+    errors: dict = {}
+    if type(value) is not dict:
+        return errors
+    for name, field in schema.fields.items():
+        key = field.data_key or name
+        if key not in value:
+            continue
+        item = value[key]
+        if type(item) is _CONSTANT_TYPES.get(type(field)):
+            messages = _messages_of(field, item, lambda validator: isinstance(validator, validate.Equal))
+            if messages:
+                errors[key] = messages
+        elif type(item) is dict and isinstance(field, fields.Nested) and not field.many:
+            found = _other_constants(field.schema, item)
+            if found:
+                errors[key] = found
+    return errors
+
+
 def _refuse_overlong_lists(schema: Schema, value) -> None:
-    """Raise ValidationError with the length errors of :func:`_overlong_lists`, if any."""
-    errors = _overlong_lists(schema, value)
+    """Raise ValidationError with the errors of :func:`_other_constants`, if any, else with
+    the length errors of :func:`_overlong_lists`, if any."""
+    errors = _other_constants(schema, value) or _overlong_lists(schema, value)
     if errors:
         raise ValidationError(errors)
 

@@ -88,7 +88,8 @@ class CallOfKatulhuPlayer(Schema):
 class CallOfKatulhuState(Schema):
     """A Call of Katulhu state (see referee/games/call_of_katulhu/rules.py)."""
 
-    game = fields.String(required=True, validate=validate.Equal("call-of-katulhu"))
+    game = fields.String(required=True, validate=validate.Equal(
+        "call-of-katulhu", error="A state of another game: this operation judges call-of-katulhu states."))
     schema_version = fields.Integer(strict=True, required=True, validate=validate.Equal(1))
     options = fields.Nested(CallOfKatulhuStateOptions, required=True)
     players = fields.List(fields.Nested(CallOfKatulhuPlayer), required=True, validate=validate.Length(equal=2))

@@ -188,7 +188,8 @@ class CatatacMarathon(Schema):
 class CatatacState(Schema):
     """A CATATAC state (see referee/games/catatac/rules.py)."""
 
-    game = fields.String(required=True, validate=validate.Equal("catatac"))
+    game = fields.String(required=True, validate=validate.Equal(
+        "catatac", error="A state of another game: this operation judges catatac states."))
     schema_version = fields.Integer(strict=True, required=True, validate=validate.Equal(1))
     options = fields.Nested(CatatacStateOptions, required=True)
     players = fields.List(fields.Nested(CatatacPlayer), required=True, validate=validate.Length(min=2, max=6),

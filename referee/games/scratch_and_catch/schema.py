@@ -97,7 +97,8 @@ class ScratchAndCatchFinalTurns(Schema):
 class ScratchAndCatchState(Schema):
     """A Scratch & Catch state (see referee/games/scratch_and_catch/rules.py)."""
 
-    game = fields.String(required=True, validate=validate.Equal("scratch-and-catch"))
+    game = fields.String(required=True, validate=validate.Equal(
+        "scratch-and-catch", error="A state of another game: this operation judges scratch-and-catch states."))
     schema_version = fields.Integer(strict=True, required=True, validate=validate.Equal(1))
     options = fields.Nested(ScratchAndCatchStateOptions, required=True)
     players = fields.List(fields.Nested(ScratchAndCatchPlayer), required=True, validate=validate.Length(min=2, max=6))
