@@ -140,10 +140,12 @@ def pre_fork(server, worker):
 
 def post_worker_init(worker):
     """Write the request metrics in batches (referee/api/metrics_batch.py): a gevent worker
-    holds them in memory and writes them every REFEREE_METRICS_FLUSH_SECONDS (default 1)."""
-    from referee.api import metrics_batch
+    holds them in memory and writes them every REFEREE_METRICS_FLUSH_SECONDS (default 1).
+    End the event streams' waits when the worker stops (referee/api/stopping.py)."""
+    from referee.api import metrics_batch, stopping
 
     metrics_batch.start(_metrics_flush_seconds, worker)
+    stopping.watch(worker)
 
 
 def worker_exit(server, worker):

@@ -19,8 +19,10 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from referee import settings
+from referee.api import stopping
 from referee.api.parsing import ascii_digits
 from referee.api.problems import ProblemError
+from referee.api.transport import CONNECTION_CLOSER
 from referee.engine.core import Game
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
@@ -176,8 +178,9 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Render,
     reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
     match expired, ``unavailable`` when the store stops answering or lost versions the stream
-    had sent (the client reconnects with Last-Event-ID). After ``limit`` seconds (None: never)
-    the stream ends without a word, at a moment it is not sending, and the client reconnects.
+    had sent (the client reconnects with Last-Event-ID). After ``limit`` seconds (None: never),
+    and when its gevent worker stops (referee/api/stopping.py), the stream ends without a word,
+    at a moment it is not sending, and the client reconnects.
     Holds one waiting slot (taken by the caller) until it is closed.
 
     ``render(records, after)``: the entries of ``records`` after version ``after``, as the
@@ -219,7 +222,15 @@ def _events(store, match_id: str, after: int, render: Render,
                 wait = min(wait, ends - time.monotonic())
                 if wait <= 0:
                     return
-            if store.wait(match_id, last, wait) == last:
+            try:   # (ended at once when the worker stops: referee/api/stopping.py)
+                with stopping.interruptible():
+                    moved = store.wait(match_id, last, wait)
+            except stopping.Stopping:
+                close = CONNECTION_CLOSER.get()
+                if close is not None:
+                    close()   # and its connection: the client reconnects to a worker that serves on
+                return
+            if moved == last:
                 if ends is not None and time.monotonic() >= ends:
                     return
                 yield ": heartbeat\n\n"

@@ -83,8 +83,8 @@ def start(seconds: float = 1.0, worker: Any = None) -> None:
 
     Once the worker is stopping (``worker.alive`` false: SIGTERM, SIGHUP, SIGQUIT), what is
     held is written within a second and later amounts at once: a worker that still serves
-    open event streams or long-polls when its graceful timeout ends is killed, and never
-    reaches ``worker_exit``."""
+    long-polls when its graceful timeout ends is killed, and never reaches ``worker_exit``
+    (event streams no longer keep it: they end when it stops, referee/api/stopping.py)."""
     from gevent import monkey, spawn, sleep
 
     if not monkey.is_module_patched("socket"):
