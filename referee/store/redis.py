@@ -75,6 +75,17 @@ T = TypeVar("T")
 
 
 
+def _reason(failure: BaseException) -> str:
+    """What a transient failure says of the store, in words that name no address: a refused
+    or failed connection is "cannot reach Redis" (the client connects on first use, so a
+    store that was never reached fails here too), a timeout "Redis did not answer"."""
+    if isinstance(failure, (RedisTimeoutError, TimeoutError)):
+        return "Redis did not answer"
+    if isinstance(failure, (RedisConnectionError, ConnectionError, OSError)):
+        return "cannot reach Redis"
+    return "Redis did not answer"
+
+
 def _keep_key(keys: str, order: str, key: str, stored: str, bound: str) -> str:
     """Lua: store idempotency key ``key`` -> ``stored`` in hash ``keys``, append it to list
     ``order``; past ``bound`` keys, forget the oldest (MAX_IDEMPOTENCY_KEYS)."""
@@ -343,7 +354,7 @@ class RedisStore:
             attempt += 1
             pause = BACKOFF * 2 ** (attempt - 1)
             if attempt > self.retries or deadline - time.monotonic() < pause + self.socket_timeout:
-                raise StoreUnavailable("Redis did not answer", failure) from None
+                raise StoreUnavailable(_reason(failure), failure) from None
             time.sleep(pause)
 
     def _run(self, script: str, keys: list[str], args: list[Any]) -> Any:

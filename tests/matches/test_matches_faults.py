@@ -95,6 +95,7 @@ def test_outage_and_recovery(server):
     assert client.get("/healthz").status_code == 200
     assert client.get("/readyz").status_code == 503
     assert_no_address(client.get("/readyz"))
+    assert client.get("/readyz").get_json()["store"]["error"] == "cannot reach Redis"   # refused, never reached
     assert_unavailable(client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}))
 
     server.start()
