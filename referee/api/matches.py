@@ -30,7 +30,7 @@ from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from marshmallow import ValidationError
 
-from referee.api import adjudication, conditions, examples, live
+from referee.api import adjudication, conditions, examples, live, stopping
 from referee.api.fast_nested import fast_load
 from referee.api.games import json_response, request_language
 from referee.api.metrics import count_store_error, count_verdict, name_game
@@ -39,6 +39,7 @@ from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCr
 from referee.api.parsing import Blueprint, fast_body
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
 from referee.api.snapshot_cache import RecentSnapshots, max_bytes_from_env
+from referee.api.transport import CONNECTION_CLOSER
 from referee.engine import information
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
@@ -324,12 +325,21 @@ def _preferred_wait() -> int | None:
 
 def _wait_for_change(match_id: str, snap):
     """With ``Prefer: wait=N``: the snapshot once the match is past ``snap``'s version, or
-    ``snap`` after N seconds; None when the match is gone."""
+    ``snap`` after N seconds, or at once when the worker stops; None when the match is gone."""
     wait = _preferred_wait()
     if not wait:
         return snap
-    with current_app.extensions["referee.waiting"].held():
-        version = _store().wait(match_id, snap.version, wait)
+    try:
+        with current_app.extensions["referee.waiting"].held(), stopping.interruptible():
+            version = _store().wait(match_id, snap.version, wait)
+    except stopping.Stopping:
+        # The worker is stopping (referee/api/stopping.py): the answer the wait would give if
+        # no move came, now, on a connection then closed; the client asks another worker.
+        g.wait_cut_short = True
+        close = CONNECTION_CLOSER.get()
+        if close is not None:
+            close()
+        return snap
     if version is None:
         return None
     return snap if version == snap.version else _store().get(match_id)
@@ -340,7 +350,7 @@ def _preference_applied(response: Response) -> Response:
     during the wait), never on one answered at once because If-None-Match named an older
     version. Called only where If-None-Match named the current version."""
     wait = _preferred_wait()
-    if wait is not None:
+    if wait is not None and not g.get("wait_cut_short"):   # (not waited out: not applied)
         response.headers["Preference-Applied"] = f"wait={wait}"
         response.vary.add("Prefer")
     return response

@@ -114,22 +114,20 @@ def test_outside_a_gevent_worker_nothing_is_held():
     assert metrics_batch.BATCH.batching is False
 
 
-def test_a_worker_kept_past_its_graceful_timeout_by_a_long_poll_has_written_its_counts(tmp_path):
-    """A long-poll (Prefer: wait) keeps a stopping gevent worker until gunicorn kills it at
-    the end of its graceful timeout, so it never reaches worker_exit: once it is stopping, the
-    flusher writes what is held (within a second) and the later amounts are written at once.
-    (An event stream no longer keeps it: referee/api/stopping.py.)"""
+def test_a_worker_kept_past_its_graceful_timeout_by_a_slow_body_has_written_its_counts(tmp_path):
+    """A request whose body is still arriving (it may take REFEREE_BODY_TIMEOUT_SECONDS, 10)
+    keeps a stopping gevent worker until gunicorn kills it at the end of its graceful timeout,
+    so it never reaches worker_exit: once it is stopping, the flusher writes what is held
+    (within a second) and the later amounts are written at once. (Event streams and long-polls
+    no longer keep it: referee/api/stopping.py.)"""
     folder = tmp_path / "metrics"
     server = start_gunicorn(tmp_path, PROMETHEUS_MULTIPROC_DIR=str(folder), REFEREE_METRICS_FLUSH_SECONDS="600",
                             GUNICORN_CMD_ARGS="--graceful-timeout 3")
     stream = None
     try:
-        status, headers, match = http("POST", server.base + "/v1/matches", {"game": "scratch-and-catch",
-                                                                            "players": 2, "seed": "stream"})
-        assert status == 201
         stream = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-        stream.sendall(f"GET /v1/matches/{match['id']} HTTP/1.1\r\nHost: x\r\nIf-None-Match: {headers['ETag']}\r\n"
-                       "Prefer: wait=30\r\n\r\n".encode())
+        stream.sendall(b"POST /v1/games/scratch-and-catch/score HTTP/1.1\r\nHost: x\r\n"
+                       b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")   # 1 byte of 100
         base = server.base + "/v1/games/scratch-and-catch"
         state = http("POST", base + "/setup", {"players": 2, "seed": "stream"})[2]["state"]
         move = http("POST", base + "/legal-moves", {"state": state})[2]["moves"][0]

@@ -52,3 +52,37 @@ def test_a_stopping_worker_ends_its_event_streams_whole_and_exits_at_once(tmp_pa
         server.stop()
         if redis_server is not None:
             redis_server.stop()
+
+
+def test_a_stopping_worker_answers_its_long_polls_at_once(tmp_path):
+    """A long-poll (Prefer: wait) waiting when its worker stops gets the answer its wait would
+    give with no move, 304, at once, without Preference-Applied (the wait was not waited out)
+    and with Connection: close; it used to get no answer at all when gunicorn killed the
+    worker at the end of its graceful timeout (10 s)."""
+    server = start_gunicorn(tmp_path)
+    polls = []
+    try:
+        status, headers, match = http("POST", server.base + "/v1/matches", {"game": "scratch-and-catch",
+                                                                            "players": 2, "seed": "polls"})
+        assert status == 201
+        for _ in range(2):
+            poll = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            poll.sendall(f"GET /v1/matches/{match['id']} HTTP/1.1\r\nHost: x\r\nIf-None-Match: {headers['ETag']}"
+                         "\r\nPrefer: wait=25\r\n\r\n".encode())
+            polls.append(poll)
+        time.sleep(0.5)   # both wait
+        stopped_at = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        for poll in polls:
+            answer = read_until(poll, None, 8)   # until the server closes the connection
+            head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").lower()
+            assert head.startswith("http/1.1 304"), answer[:300]
+            assert "connection: close" in head and "preference-applied" not in head, head
+            assert time.monotonic() - stopped_at < 2.5
+        server.process.wait(8)
+        assert time.monotonic() - stopped_at < 5
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        for poll in polls:
+            poll.close()
+        server.stop()
