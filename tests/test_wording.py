@@ -129,3 +129,29 @@ def test_a_state_of_another_game_is_told_so_alone():
     state["schema_version"] = "1"   # the wrong type: marshmallow's usual answers, every one of them
     problem = client.post("/v1/games/catatac/score", json={"state": state}).get_json()
     assert {"pointer": "/state/schema_version", "detail": "Not a valid integer."} in problem["errors"]
+
+
+def test_errors_of_a_catalogue_s_beats_point_at_the_member_they_concern():
+    """Call of Katulhu's beats (toy -> toys it beats) is an object: an error of a value's item
+    points at that item, a bad name at its member, never at marshmallow's "key" and "value"
+    places, which the body does not have."""
+    import copy
+
+    from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE
+
+    client = _client()
+    not_an_id = "not an id (a letter or digit, then letters, digits and . _ : -, at most 40 characters)"
+
+    def errors(beats_change):
+        catalogue = copy.deepcopy(DEFAULT_CATALOGUE)
+        beats_change(catalogue["beats"])
+        answer = client.post("/v1/games/call-of-katulhu/setup", json={"players": 2, "options": {"catalogue": catalogue}})
+        assert answer.status_code == 422
+        return sorted((error["pointer"], error["detail"]) for error in answer.get_json()["errors"])
+
+    base = "/options/catalogue/beats"
+    assert errors(lambda beats: beats.update(yarn=["feather", "mouse", "not ok!"])) == [(f"{base}/yarn/2", not_an_id)]
+    assert errors(lambda beats: beats.update({"a b": []})) == [(f"{base}/a b", f"its name: {not_an_id}")]
+    assert errors(lambda beats: beats.update(yarn="feather")) == [(f"{base}/yarn", "Not a valid list.")]
+    assert errors(lambda beats: beats.update({"a b": ["x", "bad one"]})) == [
+        (f"{base}/a b", f"its name: {not_an_id}"), (f"{base}/a b/1", not_an_id)]

@@ -22,10 +22,11 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import VALIDATES_SCHEMA
 
-from referee.games.common_schema import FullMatch, IdList, IntList, MaxKeys, OneOfSchemas, StrictBoolean
+from referee.games.common_schema import FullMatch, IdList, IntList, MaxKeys, MemberDict, OneOfSchemas, StrictBoolean
 from referee.limits import MAX_PROBLEM_ERRORS
 
-_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, IdList, IntList)
+_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, MemberDict, IdList,
+                 IntList)
 _EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch, MaxKeys)
 
 

@@ -88,6 +88,34 @@ class IntList(fields.List):
         return list(value)
 
 
+class MemberDict(fields.Dict):
+    """``fields.Dict`` whose errors are placed at the member they concern. marshmallow nests a
+    dict's errors under ``"key"`` and ``"value"`` (``{"a": {"value": {2: [...]}}}``), which as
+    JSON pointers name places the body does not have (``/beats/a/value/2``); here a value's
+    errors sit at the member (``/beats/a/2``), and a bad key's at the member it names."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return super()._deserialize(value, attr, data, **kwargs)
+        except ValidationError as error:
+            messages = error.messages
+            if not isinstance(messages, dict):
+                raise
+            raise ValidationError({member: _at_member(found) for member, found in messages.items()},
+                                  valid_data=error.valid_data) from None
+
+
+def _at_member(found):
+    """One member's errors, marshmallow's ``{"key": [...], "value": ...}`` merged into one place."""
+    if not isinstance(found, dict) or not set(found) <= {"key", "value"}:
+        return found
+    key_messages = [f"its name: {message}" for message in found.get("key", [])]
+    value_messages = found.get("value", [])
+    if isinstance(value_messages, dict):   # errors of the value's items: the key's beside them
+        return {**value_messages, "_schema": key_messages} if key_messages else value_messages
+    return key_messages + list(value_messages)
+
+
 class OneOfSchemas(fields.Dict):
     """A JSON object that fits one of ``schemas``: documented as ``oneOf`` (or ``anyOf`` with
     ``combine="anyOf"``) of their components, with a ``discriminator`` on the property

@@ -7,7 +7,7 @@ document the contract and reject bodies of the wrong shape.
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.games.common_schema import FullMatch, IdList, MaxKeys, PileSize, RngState, StrictBoolean, view_schema
+from referee.games.common_schema import FullMatch, IdList, MaxKeys, MemberDict, PileSize, RngState, StrictBoolean, view_schema
 
 from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, DEFAULT_CATALOGUE, ID_PATTERN, MAX_CATS, TABLE_SIZE
 from referee.games.call_of_katulhu.rules import CHANCE_MODES, PHASES
@@ -40,7 +40,7 @@ class CallOfKatulhuCatalogue(Schema):
     no two toys beat each other, every cat's toys exist, unique ids, cat_count cats)."""
 
     toys = _ids("the 6 toys of each deck", required=True, validate=validate.Length(min=1, max=20))
-    beats = fields.Dict(keys=fields.String(validate=ID), values=_ids("toys it beats", validate=validate.Length(max=20)),
+    beats = MemberDict(keys=fields.String(validate=ID), values=_ids("toys it beats", validate=validate.Length(max=20)),
                         required=True, validate=MaxKeys(20),
                         metadata={"description": "toy -> the toys it beats (a toy beating nothing may be left out)"})
     cats = fields.List(fields.Nested(CallOfKatulhuCat), required=True, validate=validate.Length(max=MAX_CATS))
