@@ -222,9 +222,8 @@ def _events(store, match_id: str, after: int, render: Render,
                 wait = min(wait, ends - time.monotonic())
                 if wait <= 0:
                     return
-            try:   # (ended at once when the worker stops: referee/api/stopping.py)
-                with stopping.interruptible():
-                    moved = store.wait(match_id, last, wait)
+            try:   # (given up when the worker stops: referee/api/stopping.py)
+                moved = stopping.wait_unless_stopping(lambda: store.wait(match_id, last, wait))
             except stopping.Stopping:
                 close = CONNECTION_CLOSER.get()
                 if close is not None:

@@ -329,9 +329,10 @@ def _wait_for_change(match_id: str, snap):
     wait = _preferred_wait()
     if not wait:
         return snap
+    store = _store()
     try:
-        with current_app.extensions["referee.waiting"].held(), stopping.interruptible():
-            version = _store().wait(match_id, snap.version, wait)
+        with current_app.extensions["referee.waiting"].held():
+            version = stopping.wait_unless_stopping(lambda: store.wait(match_id, snap.version, wait))
     except stopping.Stopping:
         # The worker is stopping (referee/api/stopping.py): the answer the wait would give if
         # no move came, now, on a connection then closed; the client asks another worker.

@@ -35,6 +35,9 @@ def readyz():
     if store is None:
         return json_response({"status": "ready", "store": {"kind": "none", "ok": True}})
     report = store.health()
+    detail = report.pop("detail", None)   # (the store's own words, which may name its address)
+    if detail is not None:
+        current_app.logger.warning("match store not ready: %s", detail)
     return json_response({"status": "ready" if report["ok"] else "unavailable", "store": report},
                          200 if report["ok"] else 503)
 

@@ -5,89 +5,87 @@ A stopping worker (SIGTERM, SIGHUP, SIGQUIT: ``worker.alive`` false) stops accep
 for its open requests up to ``graceful_timeout`` (10 s), then kills them. An event stream
 waits for moves for as long as its client stays, so each one kept its worker for the whole
 timeout at every restart or deploy, and was then cut mid-wait. Now a stream waiting for a
-move when its worker stops ends at once, the way a stream ends at its time limit: no further
-event, and the client reconnects (``retry:``) with Last-Event-ID to another worker, which
-resumes it. A stream busy sending ends before its next wait. A long-poll (``Prefer: wait``)
-waiting then answers at once what its wait gives when no move comes (304), and likewise
-closes its connection (referee/api/matches.py); it used to get no answer at all.
+move when its worker stops ends, the way a stream ends at its time limit: no further event,
+and the client reconnects (``retry:``) with Last-Event-ID to another worker, which resumes it.
+A stream busy sending ends before its next wait. A long-poll (``Prefer: wait``) waiting then
+answers what its wait gives when no move comes (304), and likewise closes its connection
+(referee/api/matches.py); it used to get no answer at all.
+
+How: the store's wait runs in a greenlet of its own, and the request waits for whichever
+comes first, that wait's answer or the worker's stop. No exception is thrown into a request
+(one thrown into a greenlet lands wherever it is next switched to: outside the wait when a
+move woke it meanwhile, or inside the in-process store's lock); a wait left behind ends at
+its own timeout or with the process. The waits end once the worker's listener is closed
+(gunicorn closes it within a second of the stop), so that clients reconnecting at once reach
+another worker rather than this one.
 
 Only under gevent workers: a sync worker serves one request and gunicorn's timeout bounds it.
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
 
 WATCH_SECONDS = 0.25   # how often the watcher looks whether the worker is stopping
+LISTENER_CLOSED_SECONDS = 1.1   # gunicorn's gevent worker closes its listener within 1 s of the stop
+
+_stop: dict = {"event": None}   # gevent's Event once the worker is watched, set when the waits end
 
 
-class Stopping(BaseException):
-    """Raised in a stream's or a long-poll's greenlet while it waits for a move: its worker is
-    stopping. A BaseException, as gevent's GreenletExit is: the store's error handling lets it
-    through (and drops the connection it interrupted), and the waiting request ends on it."""
-
-
-_waiting: set = set()   # greenlets of the streams and long-polls waiting for a move now
-_state = {"stopping": False}
+class Stopping(Exception):
+    """A wait for a move given up: the worker is stopping."""
 
 
 def stopping() -> bool:
-    """Whether this process's worker is stopping (a stream then ends before its next wait)."""
-    return _state["stopping"]
+    """Whether this process's waits for moves have been ended (its worker stops)."""
+    event = _stop["event"]
+    return event is not None and event.is_set()
 
 
-@contextmanager
-def interruptible() -> Iterator[None]:
-    """Around a stream's or a long-poll's wait for a move: the wait is ended with
-    :class:`Stopping` when the worker stops (at once if it already has). Outside gevent, a
-    plain block."""
-    current = _greenlet()
-    if current is None:
-        yield
-        return
-    if _state["stopping"]:
+def wait_unless_stopping(wait: Callable[[], T]) -> T:
+    """``wait()`` (a store's wait for a move), unless the worker stops first: then raises
+    :class:`Stopping` at once, leaving ``wait()`` to end by itself. Outside a watched gevent
+    worker, ``wait()`` itself. Raises what ``wait()`` raises."""
+    event = _stop["event"]
+    if event is None:
+        return wait()
+    if event.is_set():
         raise Stopping()
-    _waiting.add(current)
-    try:
-        yield
-    finally:
-        _waiting.discard(current)
+    import gevent
 
+    def answer() -> tuple[bool, Any]:
+        try:
+            return True, wait()
+        except Exception as error:   # noqa: BLE001 - raised in the request's greenlet instead
+            return False, error   # (a greenlet that fails is also printed by gevent's hub)
 
-def end_waits() -> int:
-    """Mark the process stopping and raise :class:`Stopping` in every stream or long-poll
-    waiting for a move (without blocking); returns how many."""
-    from gevent import Greenlet, kill
-
-    _state["stopping"] = True
-    ended = list(_waiting)
-    for waiting in ended:
-        if isinstance(waiting, Greenlet):   # (the server's request greenlets)
-            waiting.kill(Stopping, block=False)
-        else:   # a raw greenlet: gevent.kill schedules the throw and never blocks
-            kill(waiting, Stopping)
-    return len(ended)
+    waiting = gevent.spawn(answer)
+    gevent.wait([waiting, event], count=1)
+    if not waiting.ready():
+        raise Stopping()
+    answered, value = waiting.get()
+    if not answered:
+        raise value
+    return value
 
 
 def watch(worker: Any) -> None:
-    """In a gevent worker (gunicorn's ``post_worker_init``): end the waits for moves as soon
-    as ``worker.alive`` turns false. Does nothing where gevent has not patched the sockets."""
+    """In a gevent worker (gunicorn's ``post_worker_init``): end the waits for moves once
+    ``worker.alive`` has turned false and the listener is closed. Does nothing where gevent
+    has not patched the sockets."""
     from gevent import monkey, sleep, spawn
+    from gevent.event import Event
 
     if not monkey.is_module_patched("socket"):
         return
+    event = _stop["event"] = Event()
 
     def until_stopping() -> None:
         while worker.alive:
             sleep(WATCH_SECONDS)
-        end_waits()
+        sleep(LISTENER_CLOSED_SECONDS)
+        event.set()
 
     spawn(until_stopping)
-
-
-def _greenlet() -> Any:
-    """The current greenlet when gevent drives the sockets, else None."""
-    from gevent import getcurrent, monkey
-
-    return getcurrent() if monkey.is_module_patched("socket") else None

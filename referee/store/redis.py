@@ -44,7 +44,6 @@ service starts while Redis is down. Every failure to reach Redis raises
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
 import select
@@ -56,7 +55,7 @@ import hiredis
 import redis
 from redis.backoff import NoBackoff
 from redis.exceptions import ClusterError, ConnectionError as RedisConnectionError, NoScriptError, RedisClusterException
-from redis.exceptions import DataError, RedisError, ResponseError
+from redis.exceptions import AuthenticationError, DataError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.maint_notifications import MaintNotificationsConfig
 from redis.retry import Retry
@@ -76,9 +75,14 @@ T = TypeVar("T")
 
 
 def _reason(failure: BaseException) -> str:
-    """What a transient failure says of the store, in words that name no address: a refused
-    or failed connection is "cannot reach Redis" (the client connects on first use, so a
-    store that was never reached fails here too), a timeout "Redis did not answer"."""
+    """What a failure says of the store, in words that name no address: a refused or failed
+    connection is "cannot reach Redis" (the client connects on first use, so a store that was
+    never reached fails here too), a timeout "Redis did not answer", an error reply "Redis
+    refused the request" (or "the credentials")."""
+    if isinstance(failure, AuthenticationError):
+        return "Redis refused the credentials"
+    if isinstance(failure, ResponseError):   # (a database out of range, NOAUTH, ...)
+        return "Redis refused the request"
     if isinstance(failure, (RedisTimeoutError, TimeoutError)):
         return "Redis did not answer"
     if isinstance(failure, (RedisConnectionError, ConnectionError, OSError)):
@@ -344,7 +348,7 @@ class RedisStore:
             except TRANSIENT as error:
                 failure = error
             except (RedisError, RedisClusterException) as error:
-                raise StoreUnavailable("Redis did not answer", error) from None
+                raise StoreUnavailable(_reason(error), error) from None
             else:
                 # Redis answered: the request's next call gets a deadline of its own. The time
                 # between calls is the worker's (hundreds of requests woken at once queue for
@@ -518,8 +522,7 @@ class RedisStore:
         try:
             self._call(lambda client: client.ping())
         except StoreUnavailable as error:
-            # The reason only: the library's error names the store's address, which a
-            # readiness probe's caller need not learn (the log has it).
-            logging.getLogger("referee.store").warning("readiness: %s", error)
-            return {"kind": self.kind, "ok": False, "error": error.reason}
+            # ``error``: the reason only (the library's words name the store's address, which a
+            # readiness probe's caller need not learn); ``detail``: those words, for the log.
+            return {"kind": self.kind, "ok": False, "error": error.reason, "detail": str(error)}
         return {"kind": self.kind, "ok": True}

@@ -68,6 +68,7 @@ def assert_no_address(ready):
     """Readiness says what happened to the store, not where it is: no host or port of the
     store's URL in the answer (the log has the library's error)."""
     store = ready.get_json()["store"]
+    assert set(store) == {"kind", "ok", "error"}
     assert store["error"] in ("cannot reach Redis", "Redis did not answer",
                               "Redis did not answer within the request's deadline"), store
     assert "127.0.0.1" not in ready.get_data(as_text=True) and "Error" not in store["error"]

@@ -116,7 +116,8 @@ def test_a_url_redis_py_cannot_read_makes_the_store_unavailable_not_an_error():
     (the library's words for the log, the reason alone for readiness)."""
     store = RedisStore("unix:///tmp/referee-no-such.sock?db=abc")
     health = store.health()
-    assert health == {"kind": "redis", "ok": False, "error": "cannot reach Redis"}
+    assert health["error"] == "cannot reach Redis" and health["ok"] is False
+    assert "Invalid value for 'db'" in health["detail"]   # for the log only: /readyz leaves it out
     with pytest.raises(StoreUnavailable, match="Invalid value for 'db'") as raised:
         store.get("any")
     assert raised.value.reason == "cannot reach Redis"
@@ -159,3 +160,24 @@ def test_a_unix_socket_redis_whose_queue_is_full_is_unavailable_not_an_error():
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert "'ok': False" in ran.stdout and "Timeout connecting to server" in ran.stdout
     assert "unavailable: Redis did not answer: Timeout connecting to server" in ran.stdout
+
+
+def test_readiness_says_why_redis_refused_without_naming_it(tmp_path):
+    """A wrong password and a database out of range are Redis refusing, not Redis silent:
+    readiness says so, and the library's words (which name the address) go to the log."""
+    from referee.app import create_app
+    from tests.matches.matches_support import RedisServer, free_port
+
+    server = RedisServer(tmp_path / "redis", free_port()).start()
+    subprocess.run(["redis-cli", "-p", str(server.port), "config", "set", "requirepass", "sesame"], check=True,
+                   capture_output=True, timeout=10)
+    try:
+        for url, reason in ((f"redis://:wrong@127.0.0.1:{server.port}/0", "Redis refused the credentials"),
+                            (f"redis://:sesame@127.0.0.1:{server.port}/99", "Redis refused the request")):
+            client = create_app({"TESTING": True, "REFEREE_STORE": RedisStore(url, socket_timeout=0.3)}).test_client()
+            ready = client.get("/readyz")
+            assert ready.status_code == 503
+            assert ready.get_json()["store"] == {"kind": "redis", "ok": False, "error": reason}
+            assert str(server.port) not in ready.get_data(as_text=True) and "sesame" not in ready.get_data(as_text=True)
+    finally:
+        server.stop()
