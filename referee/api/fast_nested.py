@@ -197,11 +197,17 @@ def _overlong_lists(schema: Schema, value) -> dict:
                                     and len(item) > validator.maximum)
             if messages:
                 errors[key] = messages
-        elif type(item) is dict and isinstance(field, fields.Nested) and not field.many:
-            found = _overlong_lists(field.schema, item)
-            if found:
-                errors[key] = found
+        elif found := _in_nested(field, item, _overlong_lists):
+            errors[key] = found
     return errors
+
+
+def _in_nested(field: fields.Field, item, errors_of) -> dict:
+    """``errors_of(schema, item)`` when ``field`` nests one object of ``schema`` and ``item`` is
+    an object, else none."""
+    if type(item) is dict and isinstance(field, fields.Nested) and not field.many:
+        return errors_of(field.schema, item)
+    return {}
 
 
 def _longest(length: validate.Length) -> int | None:
@@ -241,16 +247,15 @@ def _other_constants(schema: Schema, value) -> dict:
             messages = _messages_of(field, item, lambda validator: isinstance(validator, validate.Equal))
             if messages:
                 errors[key] = messages
-        elif type(item) is dict and isinstance(field, fields.Nested) and not field.many:
-            found = _other_constants(field.schema, item)
-            if found:
-                errors[key] = found
+        elif found := _in_nested(field, item, _other_constants):
+            errors[key] = found
     return errors
 
 
-def _refuse_overlong_lists(schema: Schema, value) -> None:
-    """Raise ValidationError with the errors of :func:`_other_constants`, if any, else with
-    the length errors of :func:`_overlong_lists`, if any."""
+def _refuse_before_loading(schema: Schema, value) -> None:
+    """Before marshmallow loads ``value``: raise ValidationError with the errors of
+    :func:`_other_constants`, if any, else with the length errors of :func:`_overlong_lists`,
+    if any."""
     errors = _other_constants(schema, value) or _overlong_lists(schema, value)
     if errors:
         raise ValidationError(errors)
@@ -261,7 +266,7 @@ def fast_load(schema: Schema, value):
     fast path first. Raises marshmallow's ValidationError."""
     if type(value) is dict and _fast_accepts(type(schema), value):
         return value
-    _refuse_overlong_lists(schema, value)
+    _refuse_before_loading(schema, value)
     return schema.load(value)
 
 
@@ -273,7 +278,7 @@ class FastNested(fields.Nested):
         if isinstance(nested, type) and partial is None and type(value) is dict and _fast_accepts(nested, value):
             return value
         if not self.many:
-            _refuse_overlong_lists(self.schema, value)
+            _refuse_before_loading(self.schema, value)
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)
 
 
@@ -288,7 +293,7 @@ class FastEnvelope(Schema):
             if loaded is not None:
                 return loaded
         if many is None:
-            _refuse_overlong_lists(self, data)
+            _refuse_before_loading(self, data)
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
     def fast_load(self, data, holds_float: bool | None = None) -> dict | None:

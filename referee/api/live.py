@@ -22,7 +22,7 @@ from referee import settings
 from referee.api import stopping
 from referee.api.parsing import ascii_digits
 from referee.api.problems import ProblemError
-from referee.api.transport import CONNECTION_CLOSER
+from referee.api.transport import close_after_answer
 from referee.engine.core import Game
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
@@ -225,9 +225,7 @@ def _events(store, match_id: str, after: int, render: Render,
             try:   # (given up when the worker stops: referee/api/stopping.py)
                 moved = stopping.wait_unless_stopping(lambda: store.wait(match_id, last, wait))
             except stopping.Stopping:
-                close = CONNECTION_CLOSER.get()
-                if close is not None:
-                    close()   # and its connection: the client reconnects to a worker that serves on
+                close_after_answer()   # and its connection: the client reconnects to a worker that serves on
                 return
             if moved == last:
                 if ends is not None and time.monotonic() >= ends:

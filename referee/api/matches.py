@@ -39,7 +39,7 @@ from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCr
 from referee.api.parsing import Blueprint, fast_body
 from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
 from referee.api.snapshot_cache import RecentSnapshots, max_bytes_from_env
-from referee.api.transport import CONNECTION_CLOSER
+from referee.api.transport import close_after_answer
 from referee.engine import information
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
@@ -337,9 +337,7 @@ def _wait_for_change(match_id: str, snap):
         # The worker is stopping (referee/api/stopping.py): the answer the wait would give if
         # no move came, now, on a connection then closed; the client asks another worker.
         g.wait_cut_short = True
-        close = CONNECTION_CLOSER.get()
-        if close is not None:
-            close()
+        close_after_answer()
         return snap
     if version is None:
         return None

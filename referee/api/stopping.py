@@ -38,12 +38,6 @@ class Stopping(Exception):
     """A wait for a move given up: the worker is stopping."""
 
 
-def stopping() -> bool:
-    """Whether this process's waits for moves have been ended (its worker stops)."""
-    event = _stop["event"]
-    return event is not None and event.is_set()
-
-
 def wait_unless_stopping(wait: Callable[[], T]) -> T:
     """``wait()`` (a store's wait for a move), unless the worker stops first: then raises
     :class:`Stopping` at once, leaving ``wait()`` to end by itself. Outside a watched gevent

@@ -111,13 +111,19 @@ def _alarm(seconds: float):
             signal.signal(signal.SIGALRM, previous)
 
 
+def close_after_answer() -> None:
+    """Have the server close this request's connection once the answer is sent, where it lets
+    the application ask (gunicorn: the answer then carries ``Connection: close``)."""
+    close = CONNECTION_CLOSER.get()
+    if close is not None:
+        close()
+
+
 def _close_reading(environ: dict) -> None:
     """Stop reading from this client: the server answers, then finds no next request and
     closes the connection, instead of waiting for the rest of the body; where the server lets
     the application say so, the answer carries ``Connection: close``."""
-    close = CONNECTION_CLOSER.get()
-    if close is not None:
-        close()
+    close_after_answer()
     sock = environ.get("gunicorn.socket")
     if sock is not None:
         with contextlib.suppress(OSError):

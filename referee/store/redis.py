@@ -85,7 +85,7 @@ def _reason(failure: BaseException) -> str:
         return "Redis refused the request"
     if isinstance(failure, (RedisTimeoutError, TimeoutError)):
         return "Redis did not answer"
-    if isinstance(failure, (RedisConnectionError, ConnectionError, OSError)):
+    if isinstance(failure, (RedisConnectionError, OSError)):
         return "cannot reach Redis"
     return "Redis did not answer"
 
