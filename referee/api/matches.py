@@ -341,7 +341,7 @@ def _wait_for_change(match_id: str, snap):
         return snap
     if version is None:
         return None
-    return snap if version == snap.version else _store().get(match_id)
+    return snap if version == snap.version else store.get(match_id)
 
 
 def _preference_applied(response: Response) -> Response:
