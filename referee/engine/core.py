@@ -76,7 +76,7 @@ class Outcome:
 UNFINISHED = Outcome(False)  # frozen, so one instance serves every game in progress
 
 
-@dataclass
+@dataclass(init=False)
 class Verdict:
     """The answer to one proposed move.
 
@@ -91,6 +91,17 @@ class Verdict:
     events: list[dict]
     scores: dict
     outcome: Outcome
+
+    # Written out: compiled, the __init__ dataclasses generates is interpreted code, called on
+    # every move (about 2,600 instructions a verdict).
+    def __init__(self, legal: bool, violations: list[Violation], state: State | None, events: list[dict],
+                 scores: dict, outcome: Outcome) -> None:
+        self.legal = legal
+        self.violations = violations
+        self.state = state
+        self.events = events
+        self.scores = scores
+        self.outcome = outcome
 
 
 class InvalidState(ValueError):

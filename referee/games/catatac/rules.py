@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
 
 from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation,
                                  violation)
@@ -268,17 +268,20 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     return full
 
 
-class _TableFacts(NamedTuple):
-    """What check_state derives from a state's options alone (the same for every state of a table)."""
+class _TableFacts:
+    """What check_state derives from a state's options alone (the same for every state of a table).
+    (A class of its own, not a NamedTuple: compiled, its fields are read directly.)"""
 
-    full: dict                  # the options, normalised
-    option_errors: tuple        # ((pointer, detail), ...) about how the options are written
-    boosters: tuple[str, ...]   # the boosters in play, in the rulebook's order
-    unseen: bool                # hands unseen
-    known: frozenset[str]       # the paw cards of the game
-    alphas: frozenset[str]      # the alpha cards of the game
-    points: frozenset[str]      # the points cards of the game
-    clans: tuple[str, ...]      # each seat's clan (they alternate from seat0_clan)
+    def __init__(self, full: dict, option_errors: tuple, boosters: tuple[str, ...], unseen: bool,
+                 known: frozenset[str], alphas: frozenset[str], points: frozenset[str], clans: tuple[str, ...]):
+        self.full = full                    # the options, normalised
+        self.option_errors = option_errors  # ((pointer, detail), ...) about how the options are written
+        self.boosters = boosters            # the boosters in play, in the rulebook's order
+        self.unseen = unseen                # hands unseen
+        self.known = known                  # the paw cards of the game
+        self.alphas = alphas                # the alpha cards of the game
+        self.points = points                # the points cards of the game
+        self.clans = clans                  # each seat's clan (they alternate from seat0_clan)
 
 
 def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
@@ -1034,7 +1037,7 @@ class Catatac(Game):
         players = state["players"]
         n = len(players)
         try:
-            facts = _state_facts(n, state["options"])
+            facts: _TableFacts = _state_facts(n, state["options"])
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
         full, boosters, unseen = facts.full, facts.boosters, facts.unseen

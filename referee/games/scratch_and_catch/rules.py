@@ -35,7 +35,7 @@ so states written before it stay valid.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping
 
 from referee.engine.core import (UNFINISHED, Game, Illegal, InvalidOptions, InvalidState, Outcome, State, Violation,
                                  violation)
@@ -199,15 +199,18 @@ def _unknown_or_elsewhere(state: State, card: str | None, absent: str = "CARD_NO
     return _violation(absent, card=card)
 
 
-class _TableFacts(NamedTuple):
-    """What check_state derives from a state's options alone (the same for every state of a table)."""
+class _TableFacts:
+    """What check_state derives from a state's options alone (the same for every state of a table).
+    (A class of its own, not a NamedTuple: compiled, its fields are read directly.)"""
 
-    full: dict                      # the options, normalised
-    option_errors: tuple            # ((pointer, detail), ...) about how the options are written
-    known: frozenset[str]           # the deck's card ids (seen hands)
-    position: dict[str, int]        # each of those ids -> its index in catalogue order
-    values: tuple[int, ...]         # the number printed on each card, by that index
-    kind_counts: Mapping[str, int]  # copies of each kind (unseen hands)
+    def __init__(self, full: dict, option_errors: tuple, known: frozenset[str], position: dict[str, int],
+                 values: tuple[int, ...], kind_counts: Mapping[str, int]):
+        self.full = full                  # the options, normalised
+        self.option_errors = option_errors  # ((pointer, detail), ...) about how the options are written
+        self.known = known                # the deck's card ids (seen hands)
+        self.position = position          # each of those ids -> its index in catalogue order
+        self.values = values              # the number printed on each card, by that index
+        self.kind_counts = kind_counts    # copies of each kind (unseen hands)
 
 
 def _table_facts(players: int, options: Mapping[str, Any]) -> _TableFacts:
@@ -531,7 +534,7 @@ class ScratchAndCatch(Game):
             raise InvalidState([("/schema_version", f"supported schema version is {self.schema_version}")])
         players = state["players"]
         try:
-            facts = _state_facts(len(players), state["options"])
+            facts: _TableFacts = _state_facts(len(players), state["options"])
         except InvalidOptions as bad:
             raise InvalidState(bad.errors) from None
         full = facts.full
