@@ -22,25 +22,25 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Final, Mapping
 
-BASIC_COLOURS = ("blue", "red", "yellow")
-ADVANCED_COLOURS = ("white", "black")
-COLOURS = BASIC_COLOURS + ADVANCED_COLOURS
+BASIC_COLOURS: Final = ("blue", "red", "yellow")
+ADVANCED_COLOURS: Final = ("white", "black")
+COLOURS: Final = BASIC_COLOURS + ADVANCED_COLOURS
 
-TOYS_PER_DECK = 6        # Components: (2) decks of 6 toy cards each
-SLOTS = 4                # Gameplay: 4 slots, filled left to right
-TABLE_SIZE = 5           # Setup: 5 cats face up
+TOYS_PER_DECK: Final = 6        # Components: (2) decks of 6 toy cards each
+SLOTS: Final = 4                # Gameplay: 4 slots, filled left to right
+TABLE_SIZE: Final = 5           # Setup: 5 cats face up
 CAT_DECK_SIZE = 32       # Components: (1) deck of 32 cat cards
-CATS_TO_END = 7          # Gameplay: the first player to collect 7 cats ends the game
-STALL_ROUNDS = 2         # Gameplay: 2 rounds without any cat removed
+CATS_TO_END: Final = 7          # Gameplay: the first player to collect 7 cats ends the game
+STALL_ROUNDS: Final = 2         # Gameplay: 2 rounds without any cat removed
 MAX_CATS = 128           # a bound for a caller's catalogue: it is in every state (referee/limits.py)
 MAX_ID_LENGTH = 40
 # Toy and cat ids: a letter or digit, then letters, digits and . _ : - (at most 40 characters).
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$"
 _ID = re.compile(ID_PATTERN)
 
-DECK_COLOURS = ("blue", "red")   # Setup: seat 0 takes the blue deck, seat 1 the red deck
+DECK_COLOURS: Final = ("blue", "red")   # Setup: seat 0 takes the blue deck, seat 1 the red deck
 
 PROVISIONAL_NOTE = ("provisional: the Call of Katulhu rulebook does not publish its reference card "
                     "(toys and which toy beats which) or its 32 cat cards; a caller may supply its own "
@@ -292,7 +292,7 @@ def load_catalogue(data: Any) -> Catalogue:
     return compiled
 
 
-DEFAULT = check_catalogue(DEFAULT_CATALOGUE)
+DEFAULT: Final = check_catalogue(DEFAULT_CATALOGUE)
 
 
 def set_points(colour: str, size: int) -> int:

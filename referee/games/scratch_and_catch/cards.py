@@ -11,17 +11,18 @@ with unseen hands (``options.hands: "unseen"``) cards are named by kind only. Th
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
-NUMBERS = range(1, 11)
+NUMBERS: Final = range(1, 11)
 
-DEFAULT_CAT_COUNTS = (5, 6, 7, 7, 7, 7, 7, 7, 6, 5)
-DEFAULT_SCRATCH_COUNTS = (1, 1, 1, 1, 2, 2, 1, 1, 1, 1)
+DEFAULT_CAT_COUNTS: Final = (5, 6, 7, 7, 7, 7, 7, 7, 6, 5)
+DEFAULT_SCRATCH_COUNTS: Final = (1, 1, 1, 1, 2, 2, 1, 1, 1, 1)
 
 # Rulebook, Setup: starting fleas by player count.
-STARTING_FLEAS = {2: 22, 3: 20, 4: 18, 5: 16, 6: 15}
+STARTING_FLEAS: Final = {2: 22, 3: 20, 4: 18, 5: 16, 6: 15}
 
-HAND_SIZE = 4
-LINE_AT_SETUP = 4
+HAND_SIZE: Final = 4
+LINE_AT_SETUP: Final = 4
 
 # Rulebook, End of the Game: (lowest flea count of the band, points), highest band first.
 FLEA_POINTS = ((26, -12), (21, -8), (16, -4), (11, 0), (6, 6), (1, 12), (0, 15))
