@@ -1772,11 +1772,14 @@ class Catatac(Game):
         players = state["players"]
         finished = state["finished"]
         marathon = state["marathon"]
-        seats: dict[str, list[int]] = {"white": [], "black": []}
+        white_seats: list[int] = []
+        black_seats: list[int] = []
         for s, p in enumerate(players):
-            seats[p["clan"]].append(s)
-        clans: dict[str, dict[str, Any]] = {clan: {"seats": seats[clan], "points_cards": len(state["points"][clan]), "points": None, "sardines": None}
-                 for clan in C.CLANS}
+            (white_seats if p["clan"] == "white" else black_seats).append(s)  # (check_state: white or black)
+        points = state["points"]
+        clans: dict[str, dict[str, Any]] = {
+            "white": {"seats": white_seats, "points_cards": len(points["white"]), "points": None, "sardines": None},
+            "black": {"seats": black_seats, "points_cards": len(points["black"]), "points": None, "sardines": None}}
         scores: dict = {"clans": clans, "marathon": None}
         final = None
         if marathon is not None:
