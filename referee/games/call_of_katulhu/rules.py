@@ -138,7 +138,8 @@ def _normalise_options(players: Any, options: Mapping[str, Any] | None) -> tuple
         # Asked for by the unseen-card mode of the other games: refused with the reason.
         errors.append(("/options/hands", "Call of Katulhu has no hands to leave unseen: every toy a player "
                                          "holds is known from their deck and what they placed, and every cat "
-                                         "is turned face up; play it with chance 'table'"))
+                                         "is turned face up; leave out hands (chance 'table' alone follows a "
+                                         "physical table)"))
     errors.extend((f"/options/{name}", "unknown option")
                   for name in sorted(set(options) - set(OPTION_NAMES) - {"hands"}))
     if errors:
