@@ -8,6 +8,7 @@ interpreted engine, and the compiled-only checks are skipped.
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
 import json
 import os
@@ -20,6 +21,7 @@ import pytest
 
 import referee.engine
 from referee import engine_build as build
+from referee.games import GAMES
 from tests.engine_agreement import cases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,3 +114,26 @@ def test_a_build_that_cannot_compile_leaves_the_interpreted_engine_whole(tmp_pat
     assert run.returncode == 0, run.stderr[-2000:]
     assert "could not be built" in run.stderr and "the engine stays interpreted" in run.stderr
     assert sorted(path.name for path in (tmp_path / "lib").rglob("*.so")) == []
+
+
+def test_a_verdict_copies_with_its_fields():
+    # copy.copy rebuilds an object through its class: a compiled class with its own __init__
+    # needs the fields handed back (Verdict.__reduce__).
+    game = GAMES["scratch-and-catch"]
+    state = game.setup(2, "copy", {})
+    verdict = game.adjudicate(state, game.legal_moves(state)[0])
+    copied = copy.copy(verdict)
+    assert copied == verdict and copied is not verdict and copied.state is verdict.state
+
+
+def test_an_unchecked_state_gets_the_moves_the_sources_list():
+    # A Python caller may skip the state check. Call of Katulhu: a hand holding a number where
+    # a toy id belongs still gets every placement of what it holds, 4 of 6 in order for each of
+    # the 2 seats (6 x 5 x 4 x 3 = 360 each), as the interpreted sources list them: the compiled
+    # engine must not refuse a value the sources' loops take.
+    game = GAMES["call-of-katulhu"]
+    state = game.setup(2, "unchecked", {})
+    state["players"][0]["hand"][3] = 0
+    moves = game.legal_moves(state)
+    assert len(moves) == 720
+    assert sum(1 for move in moves if 0 in move["toys"]) == 4 * 60  # 0 in any of 4 slots, 5 x 4 x 3 others

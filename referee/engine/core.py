@@ -103,6 +103,11 @@ class Verdict:
         self.scores = scores
         self.outcome = outcome
 
+    def __reduce__(self) -> tuple:
+        # copy.copy and pickle rebuild a verdict from its fields: compiled, Verdict.__new__
+        # alone would call the __init__ above without them.
+        return (Verdict, (self.legal, self.violations, self.state, self.events, self.scores, self.outcome))
+
 
 class InvalidState(ValueError):
     """A state that cannot exist. ``errors`` is a list of ``(json_pointer, detail)``."""

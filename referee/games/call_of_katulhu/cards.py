@@ -29,7 +29,9 @@ ADVANCED_COLOURS: Final = ("white", "black")
 COLOURS: Final = BASIC_COLOURS + ADVANCED_COLOURS
 
 TOYS_PER_DECK: Final = 6        # Components: (2) decks of 6 toy cards each
-SLOTS: Final = 4                # Gameplay: 4 slots, filled left to right
+# (Not Final: as the literal 4, it would make a placement a tuple of four strings to the
+# compiled engine, which would then refuse a hand holding anything else, unlike the sources.)
+SLOTS = 4                       # Gameplay: 4 slots, filled left to right
 TABLE_SIZE: Final = 5           # Setup: 5 cats face up
 CAT_DECK_SIZE = 32       # Components: (1) deck of 32 cat cards
 CATS_TO_END: Final = 7          # Gameplay: the first player to collect 7 cats ends the game
