@@ -18,7 +18,7 @@ raised another exception or answered. Python callers that skip the schema get no
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from referee.engine.information import Disclosure
@@ -106,7 +106,7 @@ class Verdict:
     def __reduce__(self) -> tuple:
         # copy.copy and pickle rebuild a verdict from its fields: compiled, Verdict.__new__
         # alone would call the __init__ above without them.
-        return (Verdict, (self.legal, self.violations, self.state, self.events, self.scores, self.outcome))
+        return (Verdict, tuple(getattr(self, part.name) for part in fields(Verdict)))
 
 
 class InvalidState(ValueError):
