@@ -30,8 +30,8 @@ move reaching a worker without the match cached, after a connection is opened ag
 cheap 412 there: read the failed answers of each server before its rate).
 
 ``--baseline REVISION``: one more server, of that git revision's source tree (bench/servers.py
-export_revision: its engine compiled in place when the running Python has mypy, which the
-test extras install; the report says whether it is), with the same Redis and the same number
+export_revision: a revision from before the plain-Python engine is compiled in place when the
+running Python has mypy; the report says whether it is), with the same Redis and the same number
 of workers, plays the same match moves: its ratio beside this tree's, measured in the same
 run (both over this tree's stateless runs), is what the changes since bought. It runs that
 revision's own gunicorn settings (gunicorn.conf.py reads referee/gunicorn_conf.py of the tree

@@ -129,10 +129,11 @@ def engine_of(code: Path) -> str:
 
 
 def engine() -> str:
-    """Whether this tree's rules engine runs compiled (mypyc, setup.py) or interpreted."""
+    """Whether a tree's rules engine runs compiled (revisions before the plain-Python engine,
+    built with mypyc) or interpreted."""
     import referee.engine
 
-    compiled = getattr(referee.engine, "compiled", None)   # a revision before the compiled engine has none
+    compiled = getattr(referee.engine, "compiled", None)   # (only those revisions have it)
     return "engine compiled (mypyc)" if compiled is not None and compiled() else "engine interpreted"
 
 
@@ -220,8 +221,9 @@ def start_gunicorn(port: int, workers: int, redis_url: str, folder: Path, app: s
 def export_revision(revision: str, folder: Path, name: str = "revision") -> Path:
     """The source tree of git ``revision`` extracted under ``folder`` (git archive), to serve it
     beside the working tree in the same run: what a change bought, measured in one run. A
-    revision with setup.py has its engine compiled in place (mypyc, about 40 s; the running
-    Python needs mypy, which the test extras install), unless REFEREE_PURE_PYTHON is set."""
+    revision from before the plain-Python engine (one with setup.py) has its engine compiled in
+    place as it was installed then (mypyc, about 40 s, when the running Python has mypy), unless
+    REFEREE_PURE_PYTHON is set."""
     target = folder / name
     target.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True)

@@ -94,8 +94,7 @@ else:
 
 
 def on_starting(server):
-    """Log whether the rules engine runs compiled or interpreted. Refuse several workers
-    without Redis: the in-process match store serves one process, so each worker would keep
+    """Refuse several workers without Redis: the in-process match store serves one process, so each worker would keep
     its own matches and a match would seem to vanish at random.
     Refuse as many waiting requests (long-polls, event streams) as a gevent worker has
     connections: once they all wait, the worker accepts nothing more, not even the 503 meant
@@ -105,14 +104,8 @@ def on_starting(server):
                    "(see docs/matches.md), or run one worker (WEB_CONCURRENCY=1, or referee serve --workers 1).")
         server.log.error(message)
         raise SystemExit(message)
-    from referee import engine_build as build
     from referee.store import max_waiting_from_env
 
-    server.log.info("Referee: the rules engine runs %s", build.describe())
-    stale = build.stale_sources()
-    if stale:
-        server.log.warning("Referee: changed since the engine was compiled, so not in effect until "
-                           "`pip install -e .` is run again: %s", ", ".join(stale))
     waiting = max_waiting_from_env()
     if worker_class == "gevent" and waiting >= server.cfg.worker_connections:
         message = (f"Referee: REFEREE_MAX_WAITING ({waiting}) must be below GUNICORN_WORKER_CONNECTIONS "

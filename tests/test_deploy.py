@@ -120,8 +120,7 @@ def test_referee_serve_starts_gunicorn():
 
 def test_referee_serve_started_beside_other_sources_serves_the_installed_package(tmp_path):
     """Started inside a checkout, `referee serve` runs the installed package, not the sources in
-    the current directory (they have no compiled engine after `pip install .`): here a folder
-    whose `referee` package cannot even be imported."""
+    the current directory: here a folder whose `referee` package cannot even be imported."""
     decoy = tmp_path / "referee"
     decoy.mkdir()
     (decoy / "__init__.py").write_text('raise ImportError("the sources of the current directory were imported")\n')
@@ -135,8 +134,4 @@ def test_referee_serve_started_beside_other_sources_serves_the_installed_package
         server.terminate()
         server.wait(timeout=15)
     log = server.stderr.read().decode()
-    from referee import engine_build
-
-    engine = [line for line in log.splitlines() if "the rules engine runs" in line]
-    assert len(engine) == 1 and engine[0].endswith(f"the rules engine runs {engine_build.describe()}"), log[-2000:]
-    assert str(ROOT / "referee") in engine[0]
+    assert "ImportError" not in log, log[-2000:]

@@ -76,8 +76,7 @@ def test_the_state_check_still_rejects_bad_options_after_good_ones():
 
 
 def test_a_non_finite_float_is_found_at_any_depth_without_recursion():
-    # Compiled code (mypyc) does not bound recursion as Python does: a deep value must not
-    # crash the process (it did at a depth of 100,000), whatever reaches the memo's check.
+    # A deep value must not exhaust the interpreter's stack, whatever reaches the memo's check.
     from referee.engine.memo import _holds_non_finite
 
     deep: list = []

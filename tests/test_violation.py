@@ -1,6 +1,5 @@
 """A Violation is a value: read-only, equal when its fields are, with its parameters filled
-into its English message (its ``__init__`` is written out so that the compiled engine
-compiles it; the behaviour is the frozen dataclass's)."""
+into its English message."""
 
 import dataclasses
 

@@ -8,17 +8,14 @@ Three kinds of bad input stay distinct, as in python-chess:
 - a state that cannot exist raises :class:`InvalidState` (HTTP 422, with JSON pointers);
 - a well-formed move that the rules forbid is a normal :class:`Verdict` with ``legal=False``.
 
-The engine is compiled by mypyc when installed (setup.py), and compiled code checks its type
-annotations at run time: a state or move the schema would refuse (a seat given as a string, a
-pile as a string, a state that is no object) may raise TypeError where the interpreted engine
-raised another exception or answered. Python callers that skip the schema get no
-:class:`InvalidState` guarantee for such values, compiled or not.
+Python callers that skip the schema get no :class:`InvalidState` guarantee for values the
+schema refuses (a seat given as a string, a state that is no object).
 """
 
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from referee.engine.information import Disclosure
@@ -27,7 +24,7 @@ State = dict[str, Any]
 Move = dict[str, Any]
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Violation:
     """Why a move is illegal.
 
@@ -39,16 +36,11 @@ class Violation:
     code: str
     message: str
     rule: str
-    params: Mapping[str, Any]
+    params: Mapping[str, Any] | None = field(default_factory=dict)
 
-    def __init__(self, code: str, message: str, rule: str, params: Mapping[str, Any] | None = None) -> None:
-        # Written out so that the compiled engine compiles it: the one dataclasses generates
-        # runs interpreted, and a CATATAC play whose coin flips are judged before the flip
-        # builds about one Violation per move.
-        object.__setattr__(self, "code", code)
-        object.__setattr__(self, "message", message)
-        object.__setattr__(self, "rule", rule)
-        object.__setattr__(self, "params", {} if params is None else params)
+    def __post_init__(self) -> None:
+        if self.params is None:   # (frozen: set through object)
+            object.__setattr__(self, "params", {})
 
     def text(self) -> str:
         """The English message with its parameters filled in."""
@@ -76,7 +68,7 @@ class Outcome:
 UNFINISHED = Outcome(False)  # frozen, so one instance serves every game in progress
 
 
-@dataclass(init=False)
+@dataclass
 class Verdict:
     """The answer to one proposed move.
 
@@ -91,22 +83,6 @@ class Verdict:
     events: list[dict]
     scores: dict
     outcome: Outcome
-
-    # Written out: compiled, the __init__ dataclasses generates is interpreted code, called on
-    # every move (about 2,600 instructions a verdict).
-    def __init__(self, legal: bool, violations: list[Violation], state: State | None, events: list[dict],
-                 scores: dict, outcome: Outcome) -> None:
-        self.legal = legal
-        self.violations = violations
-        self.state = state
-        self.events = events
-        self.scores = scores
-        self.outcome = outcome
-
-    def __reduce__(self) -> tuple:
-        # copy.copy and pickle rebuild a verdict from its fields: compiled, Verdict.__new__
-        # alone would call the __init__ above without them.
-        return (Verdict, tuple(getattr(self, part.name) for part in fields(Verdict)))
 
 
 class InvalidState(ValueError):

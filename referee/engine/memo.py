@@ -23,7 +23,7 @@ MAX_KEY_CHARS = 1000
 
 def _holds_non_finite(value: Any) -> bool:
     """Whether a NaN or an infinity lies anywhere in ``value`` (dicts, lists and tuples, to any
-    depth: a stack of containers, not recursion, which compiled code does not bound)."""
+    depth: a stack of containers, so that a deep value cannot exhaust the interpreter's stack)."""
     kind = type(value)
     if kind is float:
         return not isfinite(value)
@@ -55,10 +55,8 @@ def options_memo(function: Callable[..., Any], size: int = 256) -> Callable[...,
         except TypeError:   # not JSON (a key that is not a string, an integer over 64 bits)
             key = repr(args)
         else:
-            # NaN and infinities write null, as None does. (find, not ``in``: bytes' ``in`` first
-            # tries the operand as an integer, and raising and clearing that TypeError cost more
-            # than the rest of the memo.)
-            if key.find(b"null") != -1 and _holds_non_finite(args):
+            # NaN and infinities write null, as None does.
+            if b"null" in key and _holds_non_finite(args):
                 key = repr(args)
         if len(key) > MAX_KEY_CHARS:
             return function(*args)
