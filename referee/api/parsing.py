@@ -22,7 +22,6 @@ from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from referee.api.transport import BODY_KEY
-from referee.api.typed_body import envelope_decoder, typed_load
 from referee.limits import MAX_JSON_CONTAINERS
 
 # An escaped surrogate (paired or not); only bodies holding one need the full check.
@@ -165,23 +164,15 @@ class Blueprint(flask_smorest.Blueprint):
 def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Response]) -> Callable:
     """The view to route for ``documented`` (``view`` wrapped by ``Blueprint.arguments(schema)``
     and ``Blueprint.response``; its documentation is kept): a JSON body that ``schema`` takes
-    whole through the one-pass decoder (:func:`typed_load`) or the compiled fast path
-    (``schema.fast_load``, FastEnvelope) is handed to ``view`` directly, without the wrappers'
-    work per request; any other body (one that does not parse, holds a float, or fails a
-    check) goes through ``documented``, which answers as it always did. ``view`` must answer a Response (the response wrapper passes those through
+    whole through the compiled fast path (``schema.fast_load``, FastEnvelope) is handed to
+    ``view`` directly, without the wrappers' work per request; any other body (one that does
+    not parse, holds a float, or fails a check) goes through ``documented``, which answers as
+    it always did. ``view`` must answer a Response (the response wrapper passes those through
     unchanged)."""
-    envelope_class = type(schema)
-    envelope_decoder(envelope_class)  # built now: before the fork, the workers share it
 
     @functools.wraps(documented)
     def routed(*args: Any, **kwargs: Any) -> flask.Response:
         req = flask.request._get_current_object()
-        data = req.environ.get(BODY_KEY)  # the body transport.read_body read
-        if data is not None and is_json_request(req):
-            loaded = typed_load(envelope_class, data)  # one pass, when the envelope has typed fields only
-            if loaded is not None:
-                flask.g._get_current_object().body_has_float = False  # (no type admits a float)
-                return view(*args, loaded, **kwargs)
         try:
             value, holds_float = read_json_body(req)  # what the parser reads
         except ValueError:  # not JSON, or not UTF-8: the full path answers the 400

@@ -121,8 +121,7 @@ def prefix_of(game_id: str) -> str:
 
 
 def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...]) -> GameSchemas:
-    """Build the envelopes of ``game_id`` around its schema module's STATE, MOVE, OPTIONS, SCORES
-    (and COMMON_STRINGS, pattern -> the strings it commonly takes, when the module has them)."""
+    """Build the envelopes of ``game_id`` around its schema module's STATE, MOVE, OPTIONS, SCORES."""
     p = prefix_of(game_id)
     state, move, options, scores = module.STATE, module.MOVE, module.OPTIONS, module.SCORES
 
@@ -130,11 +129,8 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         return Schema.from_dict(spec, name=p + name)
 
     def envelope(name: str, spec: dict) -> type[Schema]:
-        # Request bodies: a FastEnvelope also refuses over-long lists before loading their items;
-        # the strings the game's patterns commonly take speed up their decoding (typed_body.py).
-        made = FastEnvelope.from_dict(spec, name=p + name)
-        made.common_strings = getattr(module, "COMMON_STRINGS", {})
-        return made
+        # Request bodies: a FastEnvelope also refuses over-long lists before loading their items.
+        return FastEnvelope.from_dict(spec, name=p + name)
 
     setup_request = envelope("SetupRequest", {
         "players": fields.Integer(strict=True, required=True, validate=validate.OneOf(player_counts),

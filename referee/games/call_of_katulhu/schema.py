@@ -9,15 +9,11 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from referee.games.common_schema import FullMatch, IdList, MaxKeys, MemberDict, PileSize, RngState, StrictBoolean, view_schema
 
-from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, DEFAULT_CATALOGUE, ID_PATTERN, MAX_CATS, TABLE_SIZE
+from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, ID_PATTERN, MAX_CATS, TABLE_SIZE
 from referee.games.call_of_katulhu.rules import CHANCE_MODES, PHASES
 
 ID_ERROR = "not an id (a letter or digit, then letters, digits and . _ : -, at most 40 characters)"
 ID = FullMatch(ID_PATTERN, error=ID_ERROR)
-# The strings ID_PATTERN commonly takes: the default catalogue's toy and cat ids. A request body
-# of a game on that catalogue is then decoded without a regular expression per id, about half
-# its decoding (referee/api/typed_body.py); ids of a caller's catalogue are decoded as before.
-COMMON_STRINGS = {ID_PATTERN: frozenset(DEFAULT_CATALOGUE["toys"]) | {cat["id"] for cat in DEFAULT_CATALOGUE["cats"]}}
 MOVE_TYPES = ("place", "discard", "reveal")
 END_REASONS = ("seven_cats", "no_cats_left")
 
