@@ -84,7 +84,7 @@ def _fast_move_accepts(move_schema, value):
         return False
     try:
         for check in schema_checks(move_schema):
-            check(value, partial=None, many=False, unknown=None)
+            check(value)
     except ValidationError:
         return False
     return True

@@ -6,7 +6,7 @@ objects) and of validators that JSON Schema expresses exactly (ranges, lengths, 
 patterns), the JSON Schema that apispec writes for the contract says the same thing; we compile
 it once with jsonschema-rs. A valid body is taken as it is; anything else (an invalid body, a
 float anywhere, an unsupported schema) goes through marshmallow as usual, so errors and their
-JSON pointers are marshmallow's. A schema's own ``validates_schema`` checks (a move's fields
+JSON pointers are marshmallow's. A CheckedSchema's checks across fields (a move's fields
 that depend on its type) run on the value once the compiled check passed; a check that fails
 sends the value through marshmallow too.
 """
@@ -20,9 +20,8 @@ from flask import g, has_request_context
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
-from marshmallow.decorators import VALIDATES_SCHEMA
 
-from referee.games.common_schema import FullMatch, IdList, IntList, MaxKeys, MemberDict, OneOfSchemas, StrictBoolean
+from referee.games.common_schema import CheckedSchema, FullMatch, IdList, IntList, MaxKeys, MemberDict, OneOfSchemas, StrictBoolean
 from referee.limits import MAX_PROBLEM_ERRORS
 
 _PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, MemberDict, IdList,
@@ -82,15 +81,8 @@ def _exact_validators(field: fields.Field) -> bool:
     return True
 
 
-def _plain_schema(schema: Schema, checks_allowed: bool = False) -> bool:
-    """Plain fields only; ``checks_allowed``: the schema itself may also have ``validates_schema``
-    checks of the loaded value (no other hook, no original data), run after the compiled check."""
-    hooks = {name for name, items in schema._hooks.items() if items}
-    if checks_allowed and hooks == {VALIDATES_SCHEMA}:
-        if any(many or options.get("pass_original") for _name, many, options in schema._hooks[VALIDATES_SCHEMA]):
-            return False
-    elif hooks:
-        return False
+def _plain_schema(schema: Schema) -> bool:
+    """Plain fields only (a CheckedSchema's ``check`` runs after the compiled check)."""
     if schema.many or schema.unknown != "raise":
         return False
     return all(_plain_field(field) for field in schema.fields.values())
@@ -98,17 +90,16 @@ def _plain_schema(schema: Schema, checks_allowed: bool = False) -> bool:
 
 @lru_cache(maxsize=None)
 def schema_checks(schema_class: type[Schema]) -> tuple:
-    """The ``validates_schema`` methods of ``schema_class`` (bound to one instance)."""
-    schema = schema_class()
-    return tuple(getattr(schema, name) for name, _many, _options in schema._hooks[VALIDATES_SCHEMA])
+    """The checks across fields of ``schema_class`` (CheckedSchema.check of one instance), or none."""
+    return (schema_class().check,) if issubclass(schema_class, CheckedSchema) else ()
 
 
 @lru_cache(maxsize=None)
 def plain_json_schema(schema_class: type[Schema]) -> dict | None:
     """The JSON Schema (nested schemas inline) equivalent to the fields of ``schema_class`` (its
-    own ``validates_schema`` checks are :func:`schema_checks`), or None when not plain."""
+    checks across fields are :func:`schema_checks`), or None when not plain."""
     schema = schema_class()
-    if not _plain_schema(schema, checks_allowed=True):
+    if not _plain_schema(schema):
         return None
     plugin = MarshmallowPlugin(schema_name_resolver=lambda _schema: None)  # inline nested schemas
     APISpec("fast", "1", "3.1.0", plugins=[plugin])
@@ -154,7 +145,7 @@ def _fast_accepts(schema_class: type[Schema], value: dict, float_free: bool = Fa
         return False
     try:
         for check in schema_checks(schema_class):
-            check(value, partial=None, many=False, unknown=None)
+            check(value)
     except ValidationError:
         return False  # marshmallow reports it, with its pointer
     return True
@@ -314,9 +305,9 @@ def envelope_fields(schema_class: type[Schema]) -> dict | None:
     """``{field name: nested schema class}`` when every field of the envelope is a FastNested of a
     schema class, or a OneOfSchemas object that the view loads itself once it knows the game
     (``None`` then: any JSON object), with no validator, data key or default, and the envelope
-    has no hook."""
+    is not loaded with other settings."""
     schema = schema_class()
-    if any(schema._hooks.values()) or schema.many or schema.unknown != "raise":
+    if schema.many or schema.unknown != "raise":
         return None
     found = {}
     for name, field in schema.fields.items():

@@ -2,7 +2,7 @@
 
 import re
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 
 class StrictBoolean(fields.Boolean):
@@ -114,6 +114,22 @@ def _at_member(found):
     if isinstance(value_messages, dict):   # errors of the value's items: the key's beside them
         return {**value_messages, "_schema": key_messages} if key_messages else value_messages
     return key_messages + list(value_messages)
+
+
+class CheckedSchema(Schema):
+    """A schema with checks across its fields (a move's fields that depend on its type).
+
+    ``check(data)`` raises ValidationError; marshmallow runs it after loading, and the API's
+    compiled check of a body (referee/api/body) runs it after the JSON Schema has passed. A
+    request schema has no other hook: what the JSON Schema cannot say is said here."""
+
+    def check(self, data: dict) -> None:
+        """Raise ValidationError when ``data`` (loaded, or passed by the JSON Schema) breaks a
+        rule across fields."""
+
+    @validates_schema
+    def _run_check(self, data, **kwargs):
+        self.check(data)
 
 
 class OneOfSchemas(fields.Dict):

@@ -16,6 +16,7 @@ secrets (``secrets`` is seeded per run), timestamps, request ids.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import itertools
 import json
@@ -43,11 +44,17 @@ MODES: dict[str, list[dict]] = {
 }
 
 
-def seeded_secrets(seed: int) -> None:
-    """Make ``secrets`` deterministic (match ids and seat secrets come from it)."""
+@contextlib.contextmanager
+def seeded_secrets(seed: int = 7) -> Iterator[None]:
+    """``secrets`` made deterministic while the block runs (match ids and seat secrets come from it)."""
     rng = random.Random(seed)
+    saved = secrets.token_urlsafe, secrets.token_hex
     secrets.token_urlsafe = lambda n=32: "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(n))
     secrets.token_hex = lambda n=32: "".join(rng.choice("0123456789abcdef") for _ in range(2 * n))
+    try:
+        yield
+    finally:
+        secrets.token_urlsafe, secrets.token_hex = saved
 
 
 def normalise(body: bytes) -> str:
@@ -275,7 +282,6 @@ def record(client, seed: int = 20261204) -> list[dict]:
 
 
 def app_client():
-    seeded_secrets(7)
     from referee.app import create_app
     return create_app({"TESTING": True}).test_client()
 
@@ -286,9 +292,10 @@ def load(path: Path = CORPUS) -> list[dict]:
 
 
 def main(out: str) -> None:
-    records = record(app_client())
+    with seeded_secrets():
+        records = record(app_client())
     text = "".join(json.dumps(item, sort_keys=True) + "\n" for item in records)
-    with open(out, "wb") as file, gzip.GzipFile(fileobj=file, mode="wb", mtime=0) as packed:
+    with open(out, "wb") as file, gzip.GzipFile(filename="", fileobj=file, mode="wb", mtime=0) as packed:
         packed.write(text.encode("utf-8"))
     print(f"{len(records)} requests recorded in {out}")
 

@@ -5,9 +5,9 @@ phases and counters that agree) is checked by the pure rules in ``rules.py``; th
 document the contract and reject bodies of the wrong shape.
 """
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
-from referee.games.common_schema import FullMatch, IdList, MaxKeys, MemberDict, PileSize, RngState, StrictBoolean, view_schema
+from referee.games.common_schema import CheckedSchema, FullMatch, IdList, MaxKeys, MemberDict, PileSize, RngState, StrictBoolean, view_schema
 
 from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, ID_PATTERN, MAX_CATS, TABLE_SIZE
 from referee.games.call_of_katulhu.rules import CHANCE_MODES, PHASES
@@ -106,7 +106,7 @@ class CallOfKatulhuState(Schema):
     rng = fields.Nested(RngState, required=True)
 
 
-class CallOfKatulhuMove(Schema):
+class CallOfKatulhuMove(CheckedSchema):
     """A move; ``type`` and ``player`` are always required. Both players act in the same phase,
     in either order. The easiest way to build a move is to pick one from ``legal-moves``.
 
@@ -138,8 +138,7 @@ class CallOfKatulhuMove(Schema):
         "description": "set by a match's legal-moves at a table game: the fields the table fills in with what it "
                        "sees (a reveal's cat); ignored when judging"})
 
-    @validates_schema
-    def _fields_of_type(self, data, **kwargs):
+    def check(self, data: dict) -> None:
         if data["type"] == "place":
             if "toys" not in data:
                 raise ValidationError("a placement names its 4 toys", "toys")

@@ -5,12 +5,12 @@ during a stash attempt, ...) is checked by the pure rules in ``rules.py``; these
 document the contract and reject bodies of the wrong shape.
 """
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
 from referee.games.catatac.cards import (ALL_POINTS_IDS, ALPHA_IDS, BOOSTER_PAW_CARDS, BOOSTERS, CLANS, COIN_FACES,
                                          DIRECTIONS, SPOTS)
 from referee.games.catatac.rules import CHANCE_MODES, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES
-from referee.games.common_schema import FullMatch, OneOfSchemas, PileSize, RngState, StrictBoolean, view_schema
+from referee.games.common_schema import CheckedSchema, FullMatch, OneOfSchemas, PileSize, RngState, StrictBoolean, view_schema
 
 _BOOSTER_PAW_IDS = "|".join(c for cards in BOOSTER_PAW_CARDS.values() for c in cards)
 _ALPHA_IDS = "|".join(ALPHA_IDS)
@@ -267,7 +267,7 @@ class CatatacBlockChoice(Schema):
                                                       + DIRECTION_TEXT})
 
 
-class CatatacMove(Schema):
+class CatatacMove(CheckedSchema):
     """A move; every choice explicit (no hidden defaults). ``type`` and ``player`` are always
     required. The easiest way to build a move is to pick one from ``legal-moves``.
 
@@ -348,8 +348,7 @@ class CatatacMove(Schema):
                        "not one: it is not used); the move is listed once per coin face and, with unseen hands, per "
                        "card kind it may be; ignored when judging"})
 
-    @validates_schema
-    def _fields_of_type(self, data, **kwargs):
+    def check(self, data: dict) -> None:
         kind = data["type"]
         if kind == "play":
             missing = [name for name in ("card", "pair", "block", "order") if name not in data]

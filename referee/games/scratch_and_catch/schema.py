@@ -4,9 +4,9 @@ Consistency (every card in one place, ordered line, ...) is checked by the pure 
 ``rules.py``; these schemas document the contract and reject bodies of the wrong shape.
 """
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
-from referee.games.common_schema import FullMatch, IdList, IntList, PileSize, RngState, StrictBoolean, view_schema
+from referee.games.common_schema import CheckedSchema, FullMatch, IdList, IntList, PileSize, RngState, StrictBoolean, view_schema
 
 from referee.games.scratch_and_catch.rules import CHANCE_MODES, HANDS_MODES
 
@@ -112,7 +112,7 @@ class ScratchAndCatchState(Schema):
     rng = fields.Nested(RngState, required=True)
 
 
-class ScratchAndCatchMove(Schema):
+class ScratchAndCatchMove(CheckedSchema):
     """A move; ``type`` and ``player`` are always required (Game Progress: 2 cards per turn,
     then the hand is refilled to 4).
 
@@ -143,8 +143,7 @@ class ScratchAndCatchMove(Schema):
                        "fields the table fills in with what it sees (null: name it; with unseen hands the move is "
                        "listed once per card kind it may be); ignored when judging"})
 
-    @validates_schema
-    def _fields_of_type(self, data, **kwargs):
+    def check(self, data: dict) -> None:
         if data["type"] == "play" and "source" not in data:
             raise ValidationError("a play names its source: hand or pile", "source")
         if data["type"] == "play" and data.get("source") == "hand" and data.get("card") is None:
