@@ -17,8 +17,9 @@ The last column, ``match-move``, is a legal move of a stored Scratch & Catch mat
 through the same app with a Redis store: a redis-server of its own, started by the script;
 every request is the next move of one of the matches created before the timing starts, so
 each is served from the worker's snapshot cache and committed in one script call, as a
-keep-alive client's moves are. The request metrics are held in memory as in a gevent worker
-(referee/api/metrics_batch.py), where the revision does so.
+keep-alive client's moves are. A revision that held its request metrics in memory
+(referee/api/metrics_batch.py, before the plain-Python engine) holds them as its gevent
+workers did.
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import http
-from types import FunctionType
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import yaml
 from flask import Flask, Request, g, request
@@ -13,18 +12,19 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from referee import settings
-from referee.api import metrics, problems
-from referee.api.cors import enable_cors
-from referee.api.fast_nested import dict_key_names
-from referee.api.games import blueprints
-from referee.api.headers import ANSWER_HEADERS_KEY, RequestHeaders
-from referee.api.matches import register_matches
-from referee.api.meta import contract_blueprint, health_blp
-from referee.api.parsing import NumberTooLong, TooManyContainers
-from referee.api.request_ids import take_request_id
-from referee.api.schemas import Problem, one_of_schemas
-from referee.api.table_page import table_blueprint
-from referee.api.transport import body_timeout_from_env, read_body
+from referee.api.ops import metrics
+from referee.api.http import problems
+from referee.api.http.cors import enable_cors
+from referee.schemas.compiled import dict_key_names
+from referee.api.routes.games import blueprints
+from referee.api.http.headers import ANSWER_HEADERS_KEY, RequestHeaders
+from referee.api.routes.matches import register_matches
+from referee.api.routes.meta import contract_blueprint, health_blp
+from referee.json_text import NumberTooLong, TooManyContainers
+from referee.api.http.request_ids import take_request_id
+from referee.schemas.bodies import Problem, one_of_schemas
+from referee.api.routes.table_page import table_blueprint
+from referee.api.body.transport import body_timeout_from_env, read_body
 from referee.games import GAMES
 from referee.store.deadline import close_budget, open_budget
 
@@ -34,30 +34,6 @@ Scratch & Catch. Send a state and a move; the answer says whether the move is le
 not, why, citing the rulebook), the next state, what happened, and the scores. Errors are
 RFC 9457 problem details (application/problem+json) with JSON pointers to the bad fields.
 Request bodies are limited to REFEREE_MAX_BODY_BYTES (default 1 MiB)."""
-
-
-class RefereeFlask(Flask):
-    """Flask, asking once per function whether it is a coroutine function.
-
-    Flask's ``ensure_sync`` asks ``inspect.iscoroutinefunction`` on every call of every hook,
-    view and view wrapper: about a dozen times a request. The answer for a plain function
-    never changes, so it is kept (for plain, not coroutine, functions only, and at most
-    ``SYNC_CACHE_SIZE`` of them, so that functions made per request could not grow it)."""
-
-    SYNC_CACHE_SIZE = 4096
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._sync_functions: dict[Callable, Callable] = {}
-
-    def ensure_sync(self, func: Callable) -> Callable:
-        known = self._sync_functions.get(func) if type(func) is FunctionType else None
-        if known is not None:
-            return known
-        synced = super().ensure_sync(func)
-        if synced is func and type(func) is FunctionType and len(self._sync_functions) < self.SYNC_CACHE_SIZE:
-            self._sync_functions[func] = synced
-        return synced
 
 
 class NoSessions(SessionInterface):
@@ -109,7 +85,7 @@ def _needs_json_body(req: Request) -> bool:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The WSGI application. ``config`` overrides Flask settings (tests)."""
-    app = RefereeFlask(__name__)
+    app = Flask(__name__)
     app.session_interface = NoSessions()
     app.json.sort_keys = True
     app.config.update(
@@ -127,13 +103,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Read now, not at the first request with a body: a bad value stops the start.
     app.config["REFEREE_BODY_TIMEOUT_SECONDS"] = settings.configured(app.config, "REFEREE_BODY_TIMEOUT_SECONDS",
                                                                      body_timeout_from_env)
-    # Each request's own bookkeeping, as one hook before and one after, handed the request and
-    # flask.g (a look-up through Flask's context proxies costs about as much as the work):
-    # the request id, the store deadline, the body and its media type (415), then the
+    # Each request's own bookkeeping, as one hook before and one after: the request id, the store deadline, the body and its media type (415), then the
     # request id and language for the answer's headers, and the metrics. Order matters: every answer,
     # even one a later hook gives, has a request id and is counted.
     def open_request():
-        req, request_globals = request._get_current_object(), g._get_current_object()
+        req, request_globals = request, g
         take_request_id(req.environ, request_globals)
         open_budget()  # one store deadline per request (referee/store/deadline.py)
         metrics.start_timer(request_globals)
@@ -151,9 +125,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return refused
 
     def close_request(response):
-        req, request_globals = request._get_current_object(), g._get_current_object()
+        req, request_globals = request, g
         # The answer's X-Request-ID, and its Content-Language and Vary when verdict messages
-        # follow Accept-Language: written by the RequestHeaders middleware (referee/api/headers.py).
+        # follow Accept-Language: written by the RequestHeaders middleware (referee/api/http/headers.py).
         req.environ[ANSWER_HEADERS_KEY] = (request_globals.get("request_id"), request_globals.get("language"))
         return metrics.record(response, req, request_globals)
 

@@ -21,10 +21,10 @@ from importlib import import_module
 import click
 from marshmallow import ValidationError
 
-from referee.api import adjudication
-from referee.api.parsing import NumberTooLong, TooManyContainers, ascii_digits, strict_loads
-from referee.api.problems import ProblemError, pointer_errors, problem_body
-from referee.api.schemas import game_schemas
+from referee.service import stateless
+from referee.json_text import NumberTooLong, TooManyContainers, ascii_digits, dumps, strict_loads
+from referee.api.http.problems import ProblemError, pointer_errors, problem_body
+from referee.schemas.bodies import game_schemas
 from referee.games import GAMES, PACKAGES
 
 
@@ -73,7 +73,7 @@ def _free_neighbour(address: str, tries: int = 20) -> str | None:
 
 
 def _fail(body: dict) -> None:
-    click.echo(adjudication.dumps(body), err=True)
+    click.echo(dumps(body), err=True)
     sys.exit(2)
 
 
@@ -121,12 +121,12 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
         _fail(problem_body(422, "The input does not fit the schema.", pointer_errors(error.messages)))
     try:
         if kind == "replay":
-            answer = adjudication.replay(game, body, lang)
+            answer = stateless.replay(game, body, lang)
         else:
-            answer = adjudication.adjudicate(game, body, lang)
+            answer = stateless.adjudicate(game, body, lang)
     except ProblemError as error:
         _fail(problem_body(error.status, error.detail, error.errors, title=error.title, slug=error.slug))
-    click.echo(adjudication.dumps(answer))
+    click.echo(dumps(answer))
 
 
 @click.group()

@@ -13,9 +13,6 @@ Environment:
 - GUNICORN_ACCESS_LOG (default ``-``: JSON access log lines on standard output; empty: none);
 - REFEREE_CONTROL_SOCKET (unset: no control socket; a path: gunicorn's control socket there,
   one path per instance, since gunicorn's default path is shared by every instance on a host);
-- REFEREE_METRICS_FLUSH_SECONDS (default 1, at least 0.05): how often a gevent worker writes the request
-  metrics it holds (referee/api/metrics_batch.py), so how old another worker's figures in
-  GET /metrics may be;
 - PROMETHEUS_MULTIPROC_DIR (where workers keep their metrics for GET /metrics; unset: a new
   temporary directory per instance, removed at exit; set: its files are removed at start).
 
@@ -42,7 +39,7 @@ from referee.server_errors import install as _problem_errors  # noqa: E402 - aft
 _problem_errors()  # gunicorn's own 400/414/431 answers as problem+json (referee/server_errors.py)
 
 from referee import settings as _settings  # noqa: E402
-from referee.api.transport import CONNECTION_CLOSER as _connection_closer  # noqa: E402
+from referee.api.body.transport import CONNECTION_CLOSER as _connection_closer  # noqa: E402
 from referee.store import worker_connections_from_env as _worker_connections_from_env  # noqa: E402
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
@@ -50,13 +47,12 @@ try:
     workers = _settings.number("WEB_CONCURRENCY", 1, integer=True, positive=True)
     worker_connections = _worker_connections_from_env()   # (the store sizes its pool by it too)
     timeout = _settings.number("GUNICORN_TIMEOUT", 30, integer=True, minimum=0)   # 0: gunicorn kills no worker
-    _metrics_flush_seconds = _settings.number("REFEREE_METRICS_FLUSH_SECONDS", 1.0, minimum=0.05)
     if worker_class != "gevent" and timeout > 0:
         # A sync worker busy with one request longer than ``timeout`` is killed (the client gets
         # a 500, or a stream cut short): a long-poll waits, and an event stream stays open, at
         # most what leaves room for the give-up margin and store calls, whatever is asked
         # (nothing, 0 for no limit, or more).
-        from referee.api.live import max_wait_from_env, stream_limit_from_env
+        from referee.api.ops.live import max_wait_from_env, stream_limit_from_env
 
         _longest_stream = max(timeout - 5, 1)   # (a stream limit is at least 1 s)
         os.environ["REFEREE_MAX_WAIT_SECONDS"] = str(min(max_wait_from_env(), max(timeout - 5, 0)))
@@ -118,7 +114,7 @@ def on_starting(server):
 def pre_request(worker, req):
     """Log the request at debug level (gunicorn's own hook does), and let the application
     close its connection: an answer given before the body arrived whole (408, 400) then says
-    ``Connection: close`` as it closes (referee/api/transport.py, CONNECTION_CLOSER)."""
+    ``Connection: close`` as it closes (referee/api/body/transport.py, CONNECTION_CLOSER)."""
     worker.log.debug("%s %s", req.method, req.path)
     _connection_closer.set(req.force_close)
 
@@ -132,20 +128,10 @@ def pre_fork(server, worker):
 
 
 def post_worker_init(worker):
-    """Write the request metrics in batches (referee/api/metrics_batch.py): a gevent worker
-    holds them in memory and writes them every REFEREE_METRICS_FLUSH_SECONDS (default 1).
-    End the event streams' waits when the worker stops (referee/api/stopping.py)."""
-    from referee.api import metrics_batch, stopping
+    """End the event streams' waits when the worker stops (referee/api/ops/stopping.py)."""
+    from referee.api.ops import stopping
 
-    metrics_batch.start(_metrics_flush_seconds, worker)
     stopping.watch(worker)
-
-
-def worker_exit(server, worker):
-    """Write the request metrics the worker still holds before it exits."""
-    from referee.api import metrics_batch
-
-    metrics_batch.stop()
 
 
 def child_exit(server, worker):

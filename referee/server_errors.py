@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from gunicorn import util
 
-from referee.api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_text
+from referee.api.http.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_text
 
 
 def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:

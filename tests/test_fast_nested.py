@@ -5,7 +5,7 @@ import copy
 from hypothesis import given, settings, strategies as st
 from marshmallow import ValidationError
 
-from referee.api.fast_nested import compiled_validator, schema_checks, _has_float
+from referee.schemas.compiled import compiled_validator, schema_checks, _has_float
 from referee.games import GAMES, PACKAGES
 from importlib import import_module
 from tests.pointers import paths
@@ -135,7 +135,7 @@ def test_fast_envelope_agrees_with_marshmallow(game_id, data):
     """An adjudicate body taken by the envelope's fast path is one marshmallow loads to the same value."""
     from marshmallow import Schema
 
-    from referee.api.schemas import game_schemas
+    from referee.schemas.bodies import game_schemas
 
     game = GAMES[game_id]
     schemas = game_schemas(game_id, import_module(f"referee.games.{PACKAGES[game_id]}.schema"), game.player_counts)
@@ -167,7 +167,7 @@ def test_match_move_envelope_agrees_with_marshmallow(data):
     is taken by the fast path exactly when marshmallow loads it, and to the same value."""
     from marshmallow import Schema
 
-    from referee.api.match_schemas import MoveRequest
+    from referee.schemas.matches import MoveRequest
 
     body = {"move": {"player": 0, "type": "play", "card": "C1-1"}}
     action = data.draw(st.sampled_from(["keep", "drop", "add", "replace", "float"]))

@@ -1,4 +1,4 @@
-"""Strict JSON bodies (referee/api/parsing.py): orjson reads a body only when no number in it
+"""Strict JSON bodies (referee/api/body/parsing.py): orjson reads a body only when no number in it
 may be a float or an integer beyond 64 bits; any other body is read by ``json``, which tells
 the floats apart. The screen that decides must never miss such a number."""
 
@@ -9,7 +9,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from referee.api.parsing import _may_hold_float, strict_loads
+from referee.json_text import _may_hold_float, strict_loads
 
 # A float in JSON: a digit followed by a fraction or an exponent (RFC 8259 section 6); an
 # integer orjson reads as a float: 19 digits or more.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.api.adjudication import violation_json
+from referee.service.stateless import violation_json
 from referee.games.catatac import GAME
 from tests.catatac.catatac_helpers import build, play
 

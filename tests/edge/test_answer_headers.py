@@ -1,4 +1,4 @@
-"""The headers each answer carries for its request (referee/api/headers.py): X-Request-ID on
+"""The headers each answer carries for its request (referee/api/http/headers.py): X-Request-ID on
 every answer, Content-Language and Vary: Accept-Language where verdict messages follow
 Accept-Language (RFC 9110 sections 8.5 and 12.5.5), each once, merged with the Vary that CORS
 writes."""
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from referee.api.headers import answer_headers
+from referee.api.http.headers import answer_headers
 from referee.app import create_app
 from referee.games import GAMES
 
@@ -89,7 +89,7 @@ def test_every_answer_has_one_request_id_and_only_judged_ones_a_language(method,
 
 def test_a_request_id_with_a_final_newline_is_replaced():
     """A WSGI server may hand the header on as sent: a value is a token only as a whole."""
-    from referee.api.request_ids import take_request_id
+    from referee.api.http.request_ids import take_request_id
 
     class Globals:
         pass

@@ -119,8 +119,10 @@ def _metric(text: str, name: str, **labels: str) -> float:
 
 
 def _metrics_once_settled(base: str, seconds: float = 8.0) -> str:
-    """GET /metrics until two answers more than a batch interval apart agree (every worker has
-    written what it held), at most ``seconds``; the last text."""
+    """GET /metrics until two answers 1.3 s apart agree (every request of the test counted), at
+    most ``seconds``; the last text."""
+
+
     def read() -> str:
         with urllib.request.urlopen(base + "/metrics", timeout=5) as answer:
             assert answer.headers["Content-Type"].startswith("text/plain")
@@ -182,8 +184,6 @@ def test_metrics_count_every_operation_across_two_workers(tmp_path):
         assert http("POST", f"{server.base}/v1/matches/{match['id']}/moves", {"move": first},
                     {**auth, "If-Match": '"0"'})[0] == 200
         assert http("GET", f"{server.base}/v1/matches/nope")[0] == 404
-        # The answering worker's figures are exact; the other's are written every second
-        # (referee/api/metrics_batch.py), so the last requests may take that long to show.
         text = _metrics_once_settled(server.base)
         for operation, count in sent.items():
             expected = count * (2 if operation == "adjudicate" else 1)

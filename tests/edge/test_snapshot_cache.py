@@ -9,7 +9,7 @@ import time
 import pytest
 import redis
 
-from referee.api.snapshot_cache import DEFAULT_MAX_BYTES, RecentSnapshots, max_bytes_from_env
+from referee.store.snapshot_cache import DEFAULT_MAX_BYTES, RecentSnapshots, max_bytes_from_env
 from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore

@@ -1,4 +1,4 @@
-"""A stopping gevent worker ends its event streams at once (referee/api/stopping.py): each
+"""A stopping gevent worker ends its event streams at once (referee/api/ops/stopping.py): each
 stream's answer ends whole (its last chunk), the client reconnects to another worker with
 Last-Event-ID, and the worker exits without waiting out its graceful timeout (10 s), where an
 open stream used to keep it for the whole timeout and was then cut."""

@@ -1,4 +1,4 @@
-"""The waits for moves that a stopping worker gives up (referee/api/stopping.py), in one gevent
+"""The waits for moves that a stopping worker gives up (referee/api/ops/stopping.py), in one gevent
 process: a wait a move has just woken is answered, one still waiting is given up, and nothing
 is thrown into a request, not even into the in-process store's lock (a throw used to land
 outside the wait, or inside that lock: "Semaphore released too many times")."""
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 _SCRIPT = r"""
 from gevent import monkey; monkey.patch_all()
 import json, time, gevent
-from referee.api import stopping
+from referee.api.ops import stopping
 from referee.store import StoreUnavailable
 from referee.store.memory import MemoryStore
 

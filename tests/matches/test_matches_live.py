@@ -15,10 +15,10 @@ import pytest
 import redis
 import yaml
 
-from referee.api import live
-from referee.api.live import WaitingSlots, preferred_wait
+from referee.api.ops import live
+from referee.api.ops.live import WaitingSlots, preferred_wait
 from referee.store import MAX_WAIT_SECONDS
-from referee.api.problems import ProblemError
+from referee.api.http.problems import ProblemError
 from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore

@@ -7,11 +7,11 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint, current_app, redirect, send_from_directory
 
-from referee.api import examples
-from referee.api.games import json_response
-from referee.api.problems import PROBLEM_TYPES, problem_response
-from referee.api.parsing import Blueprint
-from referee.api.schemas import Health
+from referee.api.contract import examples
+from referee.api.routes.games import json_response
+from referee.api.http.problems import PROBLEM_TYPES, problem_response
+from referee.api.body.parsing import Blueprint
+from referee.schemas.bodies import Health
 
 # Swagger UI 5 (reads OpenAPI 3.1), as flask-swagger-ui ships its distribution files.
 SWAGGER_UI_DIR = Path(flask_swagger_ui.__file__).resolve().parent / "dist"

@@ -40,12 +40,12 @@ from werkzeug.wsgi import get_content_length
 
 from referee import settings
 
-from referee.api.problems import body_too_large, problem_response
+from referee.api.http.problems import body_too_large, problem_response
 
 READ_SIZE = 16 * 1024
 DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
 BODY_MIN_RATE = 16 * 1024   # bytes per second a slow body earns one more second with
-# The environ key of the body read whole here, for the JSON parser (referee.api.parsing).
+# The environ key of the body read whole here, for the JSON parser (referee.api.body.parsing).
 BODY_KEY = "referee.body"
 
 

@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
-from referee.api import adjudication
+from referee.service import stateless
 from referee.games import GAMES
 
 SEED = "example"
@@ -41,18 +41,18 @@ def _game_run(game_id: str) -> dict:
     """A real setup of ``game_id`` and its first moves."""
     game = GAMES[game_id]
     setup_body = {"players": PLAYERS, "seed": SEED}
-    state = adjudication.setup(game, dict(setup_body))["state"]
+    state = stateless.setup(game, dict(setup_body))["state"]
     moves = game.legal_moves(state)
     move = moves[0]
-    verdict = adjudication.verdict_json(game.adjudicate(state, move, checked=True), LANGUAGE, game)
+    verdict = stateless.verdict_json(game.adjudicate(state, move, checked=True), LANGUAGE, game)
     illegal_move = {**move, "player": (move["player"] + 1) % PLAYERS}
-    illegal = adjudication.verdict_json(game.adjudicate(state, illegal_move, checked=True), LANGUAGE, game)
+    illegal = stateless.verdict_json(game.adjudicate(state, illegal_move, checked=True), LANGUAGE, game)
     second = game.legal_moves(verdict["state"])[0]
     replay_body = {"state": state, "moves": [move, second]}
     return {"setup": setup_body, "state": state, "moves": moves, "move": move, "verdict": verdict,
             "illegal_move": illegal_move if not illegal["legal"] else None, "illegal": illegal,
-            "score": adjudication.score(game, {"state": state}),
-            "replay": replay_body, "replayed": adjudication.replay(game, _copy(replay_body), LANGUAGE)}
+            "score": stateless.score(game, {"state": state}),
+            "replay": replay_body, "replayed": stateless.replay(game, _copy(replay_body), LANGUAGE)}
 
 
 def _first_moves(moves: list) -> tuple[str, list]:
@@ -91,7 +91,7 @@ def game_operation(game_id: str, operation: str) -> tuple[dict, dict]:
         body = {"state": run["state"], "seat": 0}
         return (named("seat_0", f"seat 0 asks for its view of the first state of {start}", body),
                 named("seat_0", "what seat 0 sees: its own hand, the other hands and the pile as sizes",
-                      adjudication.view(GAMES[game_id], _copy(body))))
+                      stateless.view(GAMES[game_id], _copy(body))))
     if operation == "replay":
         return (named("two_moves", f"two listed moves from the first state of {start}", run["replay"]),
                 named("replayed", "the final state and one verdict per move", run["replayed"]))
@@ -99,12 +99,12 @@ def game_operation(game_id: str, operation: str) -> tuple[dict, dict]:
 
 
 def game_list() -> dict:
-    return named("games", "the games", {"games": [adjudication.game_info(game) for game in GAMES.values()]})
+    return named("games", "the games", {"games": [stateless.game_info(game) for game in GAMES.values()]})
 
 
 def game_detail(game_id: str) -> dict:
     return named("detail", f"{GAMES[game_id].title} in English",
-                 adjudication.game_detail(GAMES[game_id], LANGUAGE))
+                 stateless.game_detail(GAMES[game_id], LANGUAGE))
 
 
 def health() -> dict:
@@ -166,7 +166,7 @@ def match_operation(operation: str, match_json: Callable) -> tuple[dict | None, 
     if operation == "getMatchLog":
         return None, named("log", "a spectator's log after one move", run["log"])
     if operation == "getMatchEvents":
-        from referee.api import live
+        from referee.api.ops import live
         stream = f"retry: {live.RECONNECT_MILLISECONDS}\nid: 0\n\n" + live.sse("move", run["log"]["entries"][0], 1)
         return None, named("first_move", "a spectator following the match from version 0: the first move", stream)
     raise KeyError(operation)

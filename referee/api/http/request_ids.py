@@ -1,5 +1,5 @@
 """``X-Request-ID``: taken from the request when it is a sensible token, else made; echoed in
-the answer by referee/api/headers.py (and so in the JSON access log, referee/access_log.py)."""
+the answer by referee/api/http/headers.py (and so in the JSON access log, referee/access_log.py)."""
 
 from __future__ import annotations
 

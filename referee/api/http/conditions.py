@@ -7,7 +7,7 @@ import re
 
 from flask import request
 
-from referee.api.problems import ProblemError
+from referee.api.http.problems import ProblemError
 
 _VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as etag() writes it
 # Section 8.8.3: entity-tag = [ W/ ] DQUOTE *etagc DQUOTE, in a comma-separated list.
@@ -31,7 +31,7 @@ def if_match() -> tuple[frozenset[int], list[str], ProblemError | None]:
     Section 13.1.1: If-Match uses the strong comparison, so a weak tag (``W/"1"``) never
     matches; the condition holds when a strong tag names the current version. Raises 428
     without the header (or with ``*``). An empty set of versions means 412."""
-    header = request._get_current_object().environ.get("HTTP_IF_MATCH")  # the header, read directly
+    header = request.environ.get("HTTP_IF_MATCH")  # the header, read directly
     if header is None:
         raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
     if header.strip() == "*":

@@ -3,8 +3,7 @@
 Under gunicorn every worker writes its metrics to ``PROMETHEUS_MULTIPROC_DIR`` (set by
 referee/gunicorn_conf.py) and ``/metrics`` merges them, so the figures are the service's
 whatever worker answers. Without that variable (one process, tests) the process's own
-registry is served. In gevent workers the amounts are written in batches, at most a second
-apart (referee/api/metrics_batch.py): another worker's figures may be that old.
+registry is served.
 
 - ``referee_requests_total{operation, game, status}``: answers, by operation (the view's
   name: ``adjudicate``, ``post_move``...), game id (``-`` when none) and HTTP status;
@@ -23,8 +22,7 @@ from flask import Request, Response, g
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest, multiprocess)
 
-from referee.api.metrics_batch import BATCH
-from referee.api.parsing import Blueprint
+from referee.api.body.parsing import Blueprint
 from referee.games import GAMES
 
 REQUESTS = Counter("referee_requests_total", "HTTP answers by operation, game and status",
@@ -50,10 +48,7 @@ _EXAMPLE = ('# HELP referee_requests_total HTTP answers by operation, game and s
                    "histograms, verdicts, match store errors; merged over every worker",
     "content": {"text/plain": {"schema": {"type": "string"}, "example": _EXAMPLE}}}})
 def metrics():
-    """Metrics of the whole service (every gunicorn worker), Prometheus text format.
-
-    The answering worker's figures are exact, the others' those of their last batch (REFEREE_METRICS_FLUSH_SECONDS)."""
-    BATCH.flush()
+    """Metrics of the whole service (every gunicorn worker), Prometheus text format."""
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
         registry = CollectorRegistry()
@@ -66,7 +61,7 @@ def metrics():
 def name_game(game_id: str) -> None:
     """Name the request's game for the request metrics, where the path does not (a match's
     game is known once its snapshot is read)."""
-    g._get_current_object().metrics_game = game_id
+    g.metrics_game = game_id
 
 
 def count_verdict(game_id: str, legal: bool) -> None:
@@ -76,14 +71,14 @@ def count_verdict(game_id: str, legal: bool) -> None:
     counter = _VERDICT_CHILDREN.get(key)
     if counter is None:
         counter = _VERDICT_CHILDREN[key] = VERDICTS.labels(game_id, "true" if legal else "false")
-    BATCH.inc(counter)
+    counter.inc()
 
 
 _VERDICT_CHILDREN: dict[tuple[str, bool], Counter] = {}  # game ids are the registered games
 
 
 def count_store_error() -> None:
-    BATCH.inc(STORE_ERRORS)
+    STORE_ERRORS.inc()
 
 
 def _labels(req: Request, request_globals: Any) -> tuple[str, str]:
@@ -121,6 +116,6 @@ def record(response: Response, req: Request, request_globals: Any) -> Response:
     started = request_globals.get("metrics_started")
     if started is not None:
         requests, duration = _children(*_labels(req, request_globals), response.status_code)
-        BATCH.inc(requests)
-        BATCH.observe(duration, time.perf_counter() - started)
+        requests.inc()
+        duration.observe(time.perf_counter() - started)
     return response

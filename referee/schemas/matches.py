@@ -12,9 +12,9 @@ from importlib import import_module
 
 from marshmallow import Schema, fields, validate
 
-from referee.api.fast_nested import FastEnvelope
-from referee.api.parsing import ascii_digits
-from referee.api.schemas import Event, OutcomeOut, ViolationOut, prefix_of
+from referee.schemas.compiled import FastEnvelope
+from referee.json_text import ascii_digits
+from referee.schemas.bodies import Event, OutcomeOut, ViolationOut, prefix_of
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
 
@@ -149,7 +149,7 @@ LEGAL_MOVES = {game_id: _legal_moves_schema(game_id, module) for game_id, module
 
 def legal_moves_doc() -> dict:
     """The answer schema of a match's legal-moves: one of the games' (components registered by
-    :func:`referee.api.matches.register_matches`), told apart by ``game``."""
+    :func:`referee.api.routes.matches.register_matches`), told apart by ``game``."""
     refs = {game_id: f"#/components/schemas/{schema.__name__}" for game_id, schema in LEGAL_MOVES.items()}
     return {"oneOf": [{"$ref": ref} for ref in refs.values()],
             "discriminator": {"propertyName": "game", "mapping": refs}}

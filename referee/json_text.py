@@ -1,27 +1,20 @@
-"""Request bodies parsed as strict JSON (RFC 8259), and the Blueprint that uses it.
+"""JSON text as Referee reads and writes it, over HTTP and on the command line.
 
-Python's ``json`` module accepts two things JSON does not have: the literals ``NaN``,
-``Infinity`` and ``-Infinity``, and ``\\uD800``-style escapes of lone surrogates (no Unicode
-character; such a string cannot even be written back as UTF-8). Both make the body invalid
-JSON here, so they are answered 400 like any other unparseable body.
+Reading is strict JSON (RFC 8259). Python's ``json`` module accepts two things JSON does not
+have: the literals ``NaN``, ``Infinity`` and ``-Infinity``, and ``\\uD800``-style escapes of lone
+surrogates (no Unicode character; such a string cannot even be written back as UTF-8). Both
+are refused here. Writing is canonical: sorted keys, no spaces, UTF-8 (same value, same bytes).
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import json
 import re
 import sys
-from typing import Any, Callable
+from typing import Any
 
-import flask
-import flask_smorest
 import orjson
-from marshmallow import missing
-from webargs.flaskparser import FlaskParser, is_json_request
 
-from referee.api.transport import BODY_KEY
 from referee.limits import MAX_JSON_CONTAINERS
 
 # An escaped surrogate (paired or not); only bodies holding one need the full check.
@@ -125,71 +118,21 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     return value
 
 
-# The environ key of the body read by read_json_body, once per request.
-_READ_KEY = "referee.json_body"
+def dumps(value: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, UTF-8 text (same value, same bytes).
+
+    orjson writes it about ten times faster than ``json``, with the same bytes for every value
+    a game produces (strings escaped alike, keys sorted by code point); what orjson refuses
+    (non-string keys, integers beyond 64 bits, lone surrogates) is written by ``json``."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def read_json_body(req: flask.Request) -> tuple[Any, bool]:
-    """``(value, holds_float)`` of a JSON request body (``missing`` when the request is not
-    JSON), read with :func:`strict_loads` from the bytes transport.read_body kept, once per
-    request (the fast path and the parser ask in turn). Raises ValueError (``json.JSONDecodeError``, ``UnicodeDecodeError``) for a body that is not JSON."""
-    if not is_json_request(req):
-        return missing, False
-    environ = req.environ
-    read = environ.get(_READ_KEY)
-    if read is not None:   # (a body the fast path refused is read again by the parser)
-        return read
-    floats: list = []
-    data = environ.get(BODY_KEY)  # the body transport.read_body read, without werkzeug's stream again
-    value = strict_loads(req.get_data(cache=True) if data is None else data, on_float=lambda: floats.append(True))
-    read = environ[_READ_KEY] = (value, bool(floats))
-    return read
-
-
-class StrictJsonParser(FlaskParser):
-    """webargs' Flask parser, reading JSON bodies with :func:`strict_loads`."""
-
-    def _raw_load_json(self, req: flask.Request) -> Any:
-        value, holds_float = read_json_body(req)
-        flask.g._get_current_object().body_has_float = holds_float  # read by FastNested: no float, no need to look
-        return value
-
-
-class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint with strict JSON bodies."""
-
-    ARGUMENTS_PARSER = StrictJsonParser()
-
-
-def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Response]) -> Callable:
-    """The view to route for ``documented`` (``view`` wrapped by ``Blueprint.arguments(schema)``
-    and ``Blueprint.response``; its documentation is kept): a JSON body that ``schema`` takes
-    whole through the compiled fast path (``schema.fast_load``, FastEnvelope) is handed to
-    ``view`` directly, without the wrappers' work per request; any other body (one that does
-    not parse, holds a float, or fails a check) goes through ``documented``, which answers as
-    it always did. ``view`` must answer a Response (the response wrapper passes those through
-    unchanged)."""
-
-    @functools.wraps(documented)
-    def routed(*args: Any, **kwargs: Any) -> flask.Response:
-        req = flask.request._get_current_object()
-        try:
-            value, holds_float = read_json_body(req)  # what the parser reads
-        except ValueError:  # not JSON, or not UTF-8: the full path answers the 400
-            value, holds_float = missing, True
-        flask.g._get_current_object().body_has_float = holds_float  # for the view's own loads (a match move's move)
-        loaded = schema.fast_load(value, holds_float=holds_float) if value is not missing else None
-        if loaded is None:
-            return documented(*args, **kwargs)
-        return view(*args, loaded, **kwargs)
-
-    return routed
-
-
-def fast_body(schema) -> Callable[[Callable], Callable]:
-    """Decorator form of :func:`with_fast_body`, placed between ``Blueprint.route`` and the
-    documenting decorators (``arguments`` with ``schema``, ``response``, ``doc``): the view they
-    wrap is found through ``__wrapped__``."""
-    def decorate(documented: Callable) -> Callable:
-        return with_fast_body(schema, documented, inspect.unwrap(documented))
-    return decorate
+def dumps_bytes(value: Any) -> bytes:
+    """:func:`dumps` as UTF-8 bytes (an HTTP body: no decoding to text and encoding back)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

@@ -131,7 +131,7 @@ def _body_has_float(value) -> bool:
     """Whether ``value`` may hold a float: the request parser says so for the whole body
     (``g.body_has_float``); outside a parsed request, look."""
     if has_request_context():
-        found = g._get_current_object().get("body_has_float")
+        found = g.get("body_has_float")
         if found is not None:
             return found
     return _has_float(value)

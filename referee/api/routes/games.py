@@ -11,14 +11,16 @@ from flask import Response, g, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from referee.api import adjudication, examples
-from referee.api.fast_nested import FastEnvelope
-from referee.api.metrics import count_verdict
-from referee.api.parsing import Blueprint, with_fast_body
-from referee.api.schemas import GameDetail, GameList, game_schemas
+from referee.json_text import dumps_bytes
+from referee.service import stateless
+from referee.api.contract import examples
+from referee.schemas.compiled import FastEnvelope
+from referee.api.ops.metrics import count_verdict
+from referee.api.body.parsing import Blueprint, with_fast_body
+from referee.schemas.bodies import GameDetail, GameList, game_schemas
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
-from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES, translate
+from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 JSON = "application/json"
 
@@ -30,10 +32,9 @@ def request_language() -> str:
     (``ja-JP`` is Japanese, ``en-US`` English); the first we have wins, ``*`` means English.
     (werkzeug's ``best_match`` matches ``en`` exactly before it tries primary subtags, so
     ``ja-JP,en;q=0.9`` came out English and ``en-US,ja;q=0.5`` Japanese.)"""
-    # (Through the proxies' real objects: each attribute look-up through a proxy costs more.)
-    header = request._get_current_object().environ.get("HTTP_ACCEPT_LANGUAGE")
+    header = request.environ.get("HTTP_ACCEPT_LANGUAGE")
     language = DEFAULT_LANGUAGE if header is None else _language_of(header)
-    g._get_current_object().language = language  # the answer then carries Content-Language and Vary (app.py)
+    g.language = language  # the answer then carries Content-Language and Vary (app.py)
     return language
 
 
@@ -54,7 +55,7 @@ def _language_of(header: str) -> str:
 
 def json_response(value, status: int = 200) -> Response:
     """A JSON answer in canonical form (sorted keys)."""
-    return Response(adjudication.dumps_bytes(value), status=status, content_type=JSON)
+    return Response(dumps_bytes(value), status=status, content_type=JSON)
 
 
 def catalogue_blueprint() -> Blueprint:
@@ -65,7 +66,7 @@ def catalogue_blueprint() -> Blueprint:
     @blp.response(200, GameList, examples=examples.game_list())
     def list_games():
         """Every game: id, title, allowed player counts, options with defaults, rules version."""
-        return json_response({"games": [adjudication.game_info(game) for game in GAMES.values()]})
+        return json_response({"games": [stateless.game_info(game) for game in GAMES.values()]})
 
     return blp
 
@@ -112,29 +113,29 @@ def game_blueprint(game: Game) -> Blueprint:
     @blp.response(200, GameDetail, examples=examples.game_detail(game.id))
     @described(f"{name}: the game's entry and its default card catalogue.")
     def detail():
-        return json_response(adjudication.game_detail(game, request_language()))
+        return json_response(stateless.game_detail(game, request_language()))
 
     operations = (
         ("setup", schemas.setup_request, schemas.setup_answer,
          f"{name}: a new game's first state from a player count, a seed and options.",
-         lambda body: adjudication.setup(game, body)),
+         lambda body: stateless.setup(game, body)),
         ("legal-moves", schemas.state_request, schemas.moves_answer,
          f"{name}: every move the acting player(s) may make now.",
-         lambda body: adjudication.legal_moves(game, body)),
+         lambda body: stateless.legal_moves(game, body)),
         ("adjudicate", schemas.adjudicate_request, schemas.verdict,
          f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
          "violations with code, message and rulebook section).",
-         lambda body: _counted(game, adjudication.adjudicate(game, body, request_language()))),
+         lambda body: _counted(game, stateless.adjudicate(game, body, request_language()))),
         ("score", schemas.state_request, schemas.score_answer,
          f"{name}: the score sheet and outcome of a state.",
-         lambda body: adjudication.score(game, body)),
+         lambda body: stateless.score(game, body)),
         ("view", schemas.view_request, schemas.view_answer,
          f"{name}: what one seat (or a spectator, seat null) may see of a state, exactly as a match shows it: "
          "for apps that keep full states on their own server and show each player only their part.",
-         lambda body: adjudication.view(game, body)),
+         lambda body: stateless.view(game, body)),
         ("replay", schemas.replay_request, schemas.replay_answer,
          f"{name}: apply moves in order; stops at the first illegal move and reports it.",
-         lambda body: adjudication.replay(game, body, request_language())),
+         lambda body: stateless.replay(game, body, request_language())),
     )
     for path, request_schema, answer_schema, doc, answer in operations:
         _post_operation(blp, path, request_schema(), answer_schema, doc, answer, game.id)

@@ -11,7 +11,7 @@ from types import ModuleType
 
 from marshmallow import Schema, fields, validate
 
-from referee.api.fast_nested import FastEnvelope, FastNested
+from referee.schemas.compiled import FastEnvelope, FastNested
 from referee.games.common_schema import OneOfSchemas, StrictBoolean
 from referee.limits import MAX_REPLAY_MOVES
 

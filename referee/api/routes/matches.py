@@ -30,16 +30,21 @@ from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from marshmallow import ValidationError
 
-from referee.api import adjudication, conditions, examples, live, stopping
-from referee.api.fast_nested import fast_load
-from referee.api.games import json_response, request_language
-from referee.api.metrics import count_store_error, count_verdict, name_game
-from referee.api.match_schemas import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
+from referee.json_text import dumps
+from referee.service import stateless
+from referee.api.http import conditions
+from referee.api.contract import examples
+from referee.api.ops import live
+from referee.api.ops import stopping
+from referee.schemas.compiled import fast_load
+from referee.api.routes.games import json_response, request_language
+from referee.api.ops.metrics import count_store_error, count_verdict, name_game
+from referee.schemas.matches import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
                                        MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
-from referee.api.parsing import Blueprint, fast_body
-from referee.api.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
-from referee.api.snapshot_cache import RecentSnapshots, max_bytes_from_env
-from referee.api.transport import close_after_answer
+from referee.api.body.parsing import Blueprint, fast_body
+from referee.api.http.problems import PROBLEM_CONTENT_TYPE, ProblemError, pointer_errors, problem_response
+from referee.store.snapshot_cache import RecentSnapshots, max_bytes_from_env
+from referee.api.body.transport import close_after_answer
 from referee.engine import information
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
@@ -129,7 +134,7 @@ def _unauthorised(detail: str) -> ProblemError:
 def _seat_of_secret(meta: dict) -> int | None:
     """The seat whose secret the Authorization header carries; None without the header.
     Raises 401 when the header is malformed or the secret is no seat's."""
-    header = request._get_current_object().environ.get("HTTP_AUTHORIZATION")  # the header, read directly
+    header = request.environ.get("HTTP_AUTHORIZATION")  # the header, read directly
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -268,14 +273,14 @@ def create_match(body):
         raise ProblemError(422, "The game cannot be played with this number of players.",
                            [("/players", f"must be one of {list(game.player_counts)}")])
     options = _load(_schema(_OPTION_SCHEMAS, game.id, "OPTIONS"), body.get("options") or {}, "/options")
-    state = adjudication.setup(game, {"players": body["players"], "seed": body.get("seed"), "options": options})["state"]
+    state = stateless.setup(game, {"players": body["players"], "seed": body.get("seed"), "options": options})["state"]
     match_id = secrets.token_urlsafe(16)
     seat_secrets = [secrets.token_urlsafe(24) for _ in range(body["players"])]
     now = time.time()
     meta = {"game": game.id, "players": body["players"], "seats": [_hash(s) for s in seat_secrets], "created": now}
     store = _store()
-    state_text = adjudication.dumps(state)
-    head = store.create(match_id, adjudication.dumps(meta), state_text, now)
+    state_text = dumps(state)
+    head = store.create(match_id, dumps(meta), state_text, now)
     # The creator's first move usually comes back to this worker (a kept-alive connection):
     # it is judged on this snapshot, without reading it back from the store.
     _recent().put(match_id, 0, head, meta, state, state_text)
@@ -334,7 +339,7 @@ def _wait_for_change(match_id: str, snap):
         with current_app.extensions["referee.waiting"].held():
             version = stopping.wait_unless_stopping(lambda: store.wait(match_id, snap.version, wait))
     except stopping.Stopping:
-        # The worker is stopping (referee/api/stopping.py): the answer the wait would give if
+        # The worker is stopping (referee/api/ops/stopping.py): the answer the wait would give if
         # no move came, now, on a connection then closed; the client asks another worker.
         g.wait_cut_short = True
         close_after_answer()
@@ -447,7 +452,7 @@ def get_legal_moves(query, match_id):
 
 
 def _fingerprint(seat: int, move: dict) -> str:
-    return hashlib.sha256(adjudication.dumps({"seat": seat, "move": move}).encode("utf-8")).hexdigest()
+    return hashlib.sha256(dumps({"seat": seat, "move": move}).encode("utf-8")).hexdigest()
 
 
 def _replayed(stored: str, fingerprint: str) -> Response:
@@ -458,7 +463,7 @@ def _replayed(stored: str, fingerprint: str) -> Response:
                            [("/headers/Idempotency-Key", "already used with another body")],
                            title="Idempotency key reused", slug="idempotency-key-reused")
     # The stored body's language, not this request's: the answer says which (app.py's headers).
-    g._get_current_object().language = record.get("language")  # (absent from records of older versions)
+    g.language = record.get("language")  # (absent from records of older versions)
     response = _with_etag(Response(record["body"], status=200, content_type="application/json"), record["version"])
     response.headers["Idempotent-Replayed"] = "true"
     return response
@@ -569,12 +574,12 @@ def post_move(body, match_id):
             continue
         count_verdict(game.id, verdict.legal)
         language = request_language()
-        answer = adjudication.verdict_json(verdict, language, game)
+        answer = stateless.verdict_json(verdict, language, game)
         answer["scores"] = game.visible_scores(verdict.state if verdict.legal else state, seat, verdict.scores)
         answer["id"] = match_id
         if not verdict.legal:
             answer["version"] = version
-            text = adjudication.dumps(answer)
+            text = dumps(answer)
             if key is not None:
                 earlier = store.remember(match_id, key, json.dumps({"fp": fingerprint, "version": version,
                                                                      "body": text, "language": language}))
@@ -584,15 +589,15 @@ def post_move(body, match_id):
         new_version = version + 1
         now = time.time()
         answer["version"] = new_version
-        state_text = adjudication.dumps(verdict.state)
+        state_text = dumps(verdict.state)
         entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
                        **information.disclose(game.disclosure, state, move, verdict.events)}
         answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
         answer["state"] = game.view(verdict.state, seat)
-        text = adjudication.dumps(answer)
+        text = dumps(answer)
         stored = (json.dumps({"fp": fingerprint, "version": new_version, "body": text, "language": language})
                   if key is not None else None)
-        result = store.commit(match_id, version, state_text, adjudication.dumps(entry), now, key, stored, head)
+        result = store.commit(match_id, version, state_text, dumps(entry), now, key, stored, head)
         if result.kind == "ok":
             recent.put(match_id, new_version, result.head, meta, verdict.state, state_text)
             return _with_etag(Response(text, status=200, content_type="application/json"), new_version)

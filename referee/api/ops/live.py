@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from referee import settings
-from referee.api import stopping
-from referee.api.parsing import ascii_digits
-from referee.api.problems import ProblemError
-from referee.api.transport import close_after_answer
+from referee.api.ops import stopping
+from referee.json_text import ascii_digits
+from referee.api.http.problems import ProblemError
+from referee.api.body.transport import close_after_answer
 from referee.engine.core import Game
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
@@ -179,7 +179,7 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Render,
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
     match expired, ``unavailable`` when the store stops answering or lost versions the stream
     had sent (the client reconnects with Last-Event-ID). After ``limit`` seconds (None: never),
-    and when its gevent worker stops (referee/api/stopping.py), the stream ends without a word,
+    and when its gevent worker stops (referee/api/ops/stopping.py), the stream ends without a word,
     at a moment it is not sending, and the client reconnects.
     Holds one waiting slot (taken by the caller) until it is closed.
 
@@ -222,7 +222,7 @@ def _events(store, match_id: str, after: int, render: Render,
                 wait = min(wait, ends - time.monotonic())
                 if wait <= 0:
                     return
-            try:   # (given up when the worker stops: referee/api/stopping.py)
+            try:   # (given up when the worker stops: referee/api/ops/stopping.py)
                 moved = stopping.wait_unless_stopping(lambda: store.wait(match_id, last, wait))
             except stopping.Stopping:
                 close_after_answer()   # and its connection: the client reconnects to a worker that serves on

@@ -9,7 +9,7 @@ move when its worker stops ends, the way a stream ends at its time limit: no fur
 and the client reconnects (``retry:``) with Last-Event-ID to another worker, which resumes it.
 A stream busy sending ends before its next wait. A long-poll (``Prefer: wait``) waiting then
 answers what its wait gives when no move comes (304), and likewise closes its connection
-(referee/api/matches.py); it used to get no answer at all.
+(referee/api/routes/matches.py); it used to get no answer at all.
 
 How: the store's wait runs in a greenlet of its own, and the request waits for whichever
 comes first, that wait's answer or the worker's stop. No exception is thrown into a request
