@@ -26,6 +26,7 @@ from referee.schemas.bodies import Problem, one_of_schemas
 from referee.api.routes.table_page import table_blueprint
 from referee.api.body.transport import body_timeout_from_env, read_body
 from referee.games import GAMES
+from referee.service.errors import Refused
 from referee.store.deadline import close_budget, open_budget
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -156,6 +157,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["referee.api"] = api
 
     app.register_error_handler(problems.ProblemError, problems.from_problem_error)
+    app.register_error_handler(Refused, problems.from_refusal)
     app.wsgi_app = RequestHeaders(app.wsgi_app)   # X-Request-ID, Content-Language, Vary
 
     @app.errorhandler(NumberTooLong)

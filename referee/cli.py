@@ -23,8 +23,9 @@ from marshmallow import ValidationError
 
 from referee.service import stateless
 from referee.json_text import NumberTooLong, TooManyContainers, ascii_digits, dumps, strict_loads
-from referee.api.http.problems import ProblemError, pointer_errors, problem_body
 from referee.schemas.bodies import game_schemas
+from referee.schemas.pointers import pointer_errors
+from referee.service.errors import Refused, problem_body
 from referee.games import GAMES, PACKAGES
 
 
@@ -124,8 +125,8 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
             answer = stateless.replay(game, body, lang)
         else:
             answer = stateless.adjudicate(game, body, lang)
-    except ProblemError as error:
-        _fail(problem_body(error.status, error.detail, error.errors, title=error.title, slug=error.slug))
+    except Refused as error:
+        _fail(error.problem())
     click.echo(dumps(answer))
 
 

@@ -1,8 +1,9 @@
 """The stateless operations, shared by the HTTP views, the matches and the command line.
 
 Each function takes a request body already loaded by the game's schemas and answers a JSON
-value. Impossible states and unplayable options raise :class:`ProblemError` (422) with JSON
-pointers into the request body. Messages are translated here, never in the engine.
+value. Impossible states, unplayable options and work over the limits raise the domain errors
+of referee/service/errors.py, with JSON pointers into the request body. Messages are
+translated here, never in the engine.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import re
 import secrets
 import time
 
-from referee.api.http.problems import ProblemError
-from referee.json_text import dumps
 from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
 from referee.i18n import translate
+from referee.json_text import dumps
+from referee.service.errors import ImpossibleState, InvalidRequest, TooMuchWork, UnplayableOptions
 from referee.limits import MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 
 
@@ -23,10 +24,9 @@ from referee.limits import MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 _PLACE = re.compile(r"(?<=\bat )/")
 
 
-def _impossible_state(error: InvalidState, base: str) -> ProblemError:
-    return ProblemError(422, "The state cannot exist in this game.",
-                        [(base + p, _PLACE.sub(base + "/", d)) for p, d in error.errors],
-                        title="Impossible state", slug="impossible-state")
+def _impossible_state(error: InvalidState, base: str) -> ImpossibleState:
+    return ImpossibleState("The state cannot exist in this game.",
+                           [(base + p, _PLACE.sub(base + "/", d)) for p, d in error.errors])
 
 
 def violation_json(violation: Violation, language: str, game: Game) -> dict:
@@ -57,17 +57,16 @@ def verdict_json(verdict: Verdict, language: str, game: Game) -> dict:
 
 
 def setup(game: Game, body: dict) -> dict:
-    """``{"players", "seed"?, "options"?}`` -> ``{"state"}``. 422 on unplayable options."""
+    """``{"players", "seed"?, "options"?}`` -> ``{"state"}``. Raises UnplayableOptions."""
     seed = body.get("seed") or secrets.token_hex(16)
     try:
         return {"state": game.setup(body["players"], seed, body.get("options") or {})}
     except InvalidOptions as error:
-        raise ProblemError(422, "These options cannot be played.", error.errors, title="Unplayable options",
-                           slug="unplayable-options") from None
+        raise UnplayableOptions("These options cannot be played.", error.errors) from None
 
 
 def check(game: Game, state: dict, base: str = "/state") -> None:
-    """Raise a 422 ProblemError unless ``state`` can exist."""
+    """Raise ImpossibleState (pointers under ``base``) unless ``state`` can exist."""
     try:
         game.check_state(state)
     except InvalidState as error:
@@ -104,8 +103,8 @@ def _share_the_worker(index: int) -> None:
         time.sleep(0)
 
 
-def _too_much(detail: str, pointer: str, why: str) -> ProblemError:
-    return ProblemError(413, detail, [(pointer, why)], title="Over a limit of the service", slug="limit-exceeded")
+def _too_much(detail: str, pointer: str, why: str) -> TooMuchWork:
+    return TooMuchWork(detail, [(pointer, why)])
 
 
 def replay(game: Game, body: dict, language: str) -> dict:
@@ -141,13 +140,13 @@ def replay(game: Game, body: dict, language: str) -> dict:
 
 def view(game: Game, body: dict) -> dict:
     """``{"state", "seat"}`` -> ``{"seat", "state", "scores", "outcome"}``: what seat ``seat``
-    (null: a spectator) may see of the state, exactly as a match shows it. 422 (pointer
-    ``/seat``) for a seat the state does not have."""
+    (null: a spectator) may see of the state, exactly as a match shows it. InvalidRequest
+    (pointer ``/seat``) for a seat the state does not have."""
     state, seat = body["state"], body["seat"]
     check(game, state)
     if seat is not None and seat >= len(state["players"]):
-        raise ProblemError(422, "The state has no such seat.",
-                           [("/seat", f"must be a seat from 0 to {len(state['players']) - 1}, or null")])
+        raise InvalidRequest("The state has no such seat.",
+                             [("/seat", f"must be a seat from 0 to {len(state['players']) - 1}, or null")])
     sheet, outcome = game.score(state)
     return {"seat": seat, "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
             "outcome": outcome.to_json()}

@@ -14,7 +14,8 @@ import pytest
 
 from referee.games import GAMES
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS
-from referee.api.http.problems import pointer_errors, problem_body
+from referee.schemas.pointers import pointer_errors
+from referee.service.errors import problem_body
 from referee.app import create_app
 from referee.limits import MAX_MATCH_MOVES, MAX_PROBLEM_ERRORS, MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 from referee.store.memory import MemoryStore

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from referee.service import stateless
 from referee.games import GAMES
+from referee.service.matches import match_json, timestamp
 
 SEED = "example"
 PLAYERS = 2
@@ -122,35 +123,30 @@ def readiness() -> dict:
 MATCH_GAME = "scratch-and-catch"
 
 
-def _time(epoch: float) -> str:
-    from datetime import datetime, timezone
-    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 @lru_cache(maxsize=None)
-def _match_run(match_json: Callable) -> dict:
+def _match_run() -> dict:
     game = GAMES[MATCH_GAME]
     run = _game_run(MATCH_GAME)
     meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED}
-    created = match_json(game, MATCH_ID, meta, 0, run["state"], CREATED, CREATED + TTL, None)
+    created = match_json(MATCH_ID, meta, 0, run["state"], CREATED, CREATED + TTL, None)
     created["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(SEAT_SECRETS)]
     after = run["verdict"]["state"]
-    seat_view = match_json(game, MATCH_ID, meta, 1, after, MOVED, MOVED + TTL, 0)
+    seat_view = match_json(MATCH_ID, meta, 1, after, MOVED, MOVED + TTL, 0)
     moves = [move for move in run["moves"] if move.get("player") == 0]
     verdict = dict(run["verdict"], id=MATCH_ID, version=1, state=game.view(after, 0),
                    scores=game.visible_scores(after, 0))
-    entry = {"version": 1, "player": run["move"]["player"], "at": _time(MOVED), "move": run["move"],
+    entry = {"version": 1, "player": run["move"]["player"], "at": timestamp(MOVED), "move": run["move"],
              "events": run["verdict"]["events"], "redacted": False}
     return {"create": {"game": MATCH_GAME, "players": PLAYERS, "seed": SEED}, "created": created,
             "seat_view": seat_view, "moves": moves, "move": run["move"], "verdict": verdict,
             "log": {"id": MATCH_ID, "game": MATCH_GAME, "version": 1, "seat": None, "entries": [entry]}}
 
 
-def match_operation(operation: str, match_json: Callable) -> tuple[dict | None, dict]:
+def match_operation(operation: str) -> tuple[dict | None, dict]:
     """``(request examples or None, answer examples)`` of a match operation (createMatch,
-    getMatch, getMatchLegalMoves, postMove, getMatchLog); ``match_json`` builds a match answer
-    as the service does."""
-    run = _match_run(match_json)
+    getMatch, getMatchLegalMoves, postMove, getMatchLog, getMatchEvents), built as the service
+    builds its answers."""
+    run = _match_run()
     title = GAMES[MATCH_GAME].title
     if operation == "createMatch":
         return (named("create", f"{title}, {PLAYERS} players, seed {SEED!r}", run["create"]),

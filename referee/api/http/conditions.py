@@ -9,18 +9,13 @@ from flask import request
 
 from referee.api.http.problems import ProblemError
 
-_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as etag() writes it
+_VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as a match's ETag writes it
 # Section 8.8.3: entity-tag = [ W/ ] DQUOTE *etagc DQUOTE, in a comma-separated list.
 _ENTITY_TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
 _ENTITY_TAGS = re.compile(rf"^[ \t]*(?:,[ \t]*)*{_ENTITY_TAG}(?:[ \t]*,(?:[ \t]*{_ENTITY_TAG})?)*[ \t]*$")
 _TAG = re.compile(r'(W/)?"([^"]*)"')
 # The same list in the contract, ASCII only (JSON Schema patterns are ECMA-262 regexes).
 IF_MATCH_PATTERN = r'^(W/)?"[\x21\x23-\x7e]*"([ \t]*,[ \t]*(W/)?"[\x21\x23-\x7e]*")*$'
-
-
-def etag(version: int) -> str:
-    """The strong entity tag of a match version."""
-    return f'"{version}"'
 
 
 def if_match() -> tuple[frozenset[int], list[str], ProblemError | None]:
@@ -49,16 +44,6 @@ def if_match() -> tuple[frozenset[int], list[str], ProblemError | None]:
         elif _VERSION.match(tag):
             strong.add(int(tag))
     return frozenset(strong), weak, None
-
-
-def stale(version: int, weak: list[str]) -> ProblemError:
-    """412: If-Match names no strong tag of the current ``version`` (saying why for weak tags)."""
-    detail = f"The match is at version {version}; this move was chosen on another version."
-    if weak:
-        detail = (f"The match is at version {version}. If-Match compares entity tags strongly (RFC 9110 "
-                  f"section 13.1.1), so the weak tag {', '.join(weak)} never matches: send the ETag exactly "
-                  f"as given, {etag(version)}.")
-    return ProblemError(412, detail, headers={"ETag": etag(version)})
 
 
 def not_modified(version: int) -> bool:

@@ -8,32 +8,16 @@ request body ("" for the whole body).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from flask import Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from referee.limits import MAX_PROBLEM_ERRORS
+from referee.schemas.pointers import pointer_errors
+from referee.service.errors import STATUS_KINDS as _KINDS
+from referee.service.errors import PointerErrors, Refused, StaleVersion, SeatSecretRequired, problem_body
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-# Problem types are relative URIs (RFC 9457 section 3.1.1): GET /problems/<slug> describes each.
-TYPE_BASE = "/problems/"
-
-# status -> (type slug, title)
-_KINDS = {
-    400: ("bad-request", "The request body is not valid JSON"),
-    404: ("not-found", "No such resource"),
-    405: ("method-not-allowed", "Method not allowed"),
-    408: ("request-timeout", "The request body arrived too slowly"),
-    412: ("precondition-failed", "The resource has changed"),
-    413: ("content-too-large", "The request body is too large"),
-    415: ("unsupported-media-type", "The request body must be JSON"),
-    422: ("unprocessable-content", "The request does not fit the contract"),
-    428: ("precondition-required", "This request needs If-Match naming a version"),
-    500: ("internal", "Internal error"),
-    503: ("unavailable", "Service unavailable"),
-}
-
 
 # slug -> what the problem means and what to do about it (served at /problems/<slug>).
 PROBLEM_TYPES = {
@@ -77,70 +61,6 @@ class ProblemError(Exception):
         self.headers = dict(headers or {})
 
 
-def problem_type(status: int, slug: str | None = None) -> str:
-    """The problem ``type`` URI of ``status`` (or of a more specific ``slug``)."""
-    return TYPE_BASE + (slug or _KINDS.get(status, ("error", "Error"))[0])
-
-
-def escape_token(token: Any) -> str:
-    """One JSON pointer reference token (RFC 6901 escaping)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-class PointerErrors(list):
-    """``(pointer, detail)`` pairs: the first ``MAX_PROBLEM_ERRORS`` of ``total`` errors."""
-
-    total: int = 0
-
-
-def pointer_errors(messages: Any, prefix: str = "") -> PointerErrors:
-    """Flatten marshmallow's nested error messages into ``(pointer, detail)`` pairs, keeping
-    the first ``MAX_PROBLEM_ERRORS`` (pointers are built for those only) and counting all."""
-    found = PointerErrors()
-
-    def walk(value: Any, parts: tuple) -> None:
-        # ``parts``: the tokens below ``prefix``, joined only for an error that is kept.
-        if isinstance(value, Mapping):
-            for key, inner in value.items():
-                if len(found) >= MAX_PROBLEM_ERRORS and type(inner) is list and all(type(m) is str for m in inner):
-                    found.total += len(inner)   # only counted: no pointer, no call per field
-                else:
-                    walk(inner, parts if key == "_schema" else (*parts, key))
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                walk(item, parts)
-        else:
-            found.total += 1
-            if len(found) < MAX_PROBLEM_ERRORS:
-                found.append((prefix + "".join("/" + escape_token(token) for token in parts), str(value)))
-
-    walk(messages, ())
-    return found
-
-
-def problem_body(status: int, detail: str, errors: Iterable[tuple[str, str]] = (), *,
-                 title: str | None = None, slug: str | None = None) -> dict[str, Any]:
-    """The problem details document (JSON) of ``status``; ``errors`` as ``(pointer, detail)``,
-    at most ``MAX_PROBLEM_ERRORS`` of them (the detail then says how many there were)."""
-    _, default_title = _KINDS.get(status, ("error", "Error"))
-    body: dict[str, Any] = {
-        "type": problem_type(status, slug),
-        "title": title or default_title,
-        "status": status,
-        "detail": detail,
-    }
-    total = getattr(errors, "total", None)
-    errors = list(errors)
-    total = len(errors) if total is None else total
-    if total > MAX_PROBLEM_ERRORS:
-        # A bounded answer (referee/limits.py): a body of 80,000 unknown fields is 5 MB of errors.
-        body["detail"] = f"{detail} (the first {MAX_PROBLEM_ERRORS} of {total:,} errors are listed)"
-        errors = errors[:MAX_PROBLEM_ERRORS]
-    if errors:
-        body["errors"] = [{"pointer": pointer, "detail": text} for pointer, text in errors]
-    return body
-
-
 def problem_text(body: dict) -> str:
     """A problem's JSON text, written as every other answer is: sorted keys, no spaces."""
     return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -169,6 +89,17 @@ def body_too_large(limit: int | None, headers: Mapping[str, str] | None = None) 
 def from_problem_error(error: ProblemError) -> Response:
     return problem_response(error.status, error.detail, error.errors, title=error.title, slug=error.slug,
                             headers=error.headers)
+
+
+def from_refusal(error: Refused) -> Response:
+    """The answer to a request the service refused, with the headers its kind calls for."""
+    headers = {}
+    if isinstance(error, SeatSecretRequired):
+        headers["WWW-Authenticate"] = 'Bearer realm="referee matches"'
+    elif isinstance(error, StaleVersion):
+        headers["ETag"] = f'"{error.version}"'
+    return problem_response(error.status, error.detail, error.errors, title=error.title, slug=error.slug,
+                            headers=headers)
 
 
 _PARTS = {"json": "The request body", "query": "A query parameter", "headers": "A header", "view_args": "A path parameter"}

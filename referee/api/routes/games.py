@@ -25,7 +25,7 @@ from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES
 JSON = "application/json"
 
 
-def request_language() -> str:
+def language_of_request() -> str:
     """The language of messages: ``ja`` when Accept-Language prefers it, else ``en``.
 
     The caller's languages are taken in order of preference, each by its primary subtag
@@ -33,8 +33,12 @@ def request_language() -> str:
     (werkzeug's ``best_match`` matches ``en`` exactly before it tries primary subtags, so
     ``ja-JP,en;q=0.9`` came out English and ``en-US,ja;q=0.5`` Japanese.)"""
     header = request.environ.get("HTTP_ACCEPT_LANGUAGE")
-    language = DEFAULT_LANGUAGE if header is None else _language_of(header)
-    g.language = language  # the answer then carries Content-Language and Vary (app.py)
+    return DEFAULT_LANGUAGE if header is None else _language_of(header)
+
+
+def request_language() -> str:
+    """:func:`language_of_request`, which the answer then names (Content-Language, app.py)."""
+    language = g.language = language_of_request()
     return language
 
 

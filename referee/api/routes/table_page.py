@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
 
-TABLE_DIR = Path(__file__).resolve().parent.parent / "table"
+TABLE_DIR = Path(__file__).resolve().parents[2] / "table"
 # Everything the page loads comes from this service; seat secrets live in the page only.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                            "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")

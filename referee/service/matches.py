@@ -1,0 +1,332 @@
+"""Match operations: create a match, read it as a reader may, list a seat's moves, judge a
+move and commit it, read the log. No Flask: the HTTP layer hands in what the request says
+(the seat's credentials, the versions If-Match names, an idempotency key) and turns the
+answers and the domain errors (referee/service/errors.py) into HTTP.
+
+A match is a stored snapshot (referee/store): meta (game, players, hashes of the seat
+secrets, creation time), state, version, log. What each reader sees is the game's
+declaration: states through ``Game.view``, log entries through ``Game.disclosure``
+(referee/engine/information.py), rendered for the reader at read time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, NamedTuple
+
+from referee.engine import information
+from referee.engine.core import Game, Verdict
+from referee.games import GAMES
+from referee.json_text import dumps
+from referee.limits import MAX_MATCH_MOVES
+from referee.service import stateless
+from referee.service.errors import KeyReused, MatchFull, MatchNotFound, StaleVersion
+from referee.service.seats import require_seat, secret_hash
+from referee.store import Snapshot, Store
+from referee.store.snapshot_cache import RecentSnapshots
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Fields legal-moves adds to a listed move for the caller; ignored when judging, so not logged.
+LISTING_ONLY = ("table_fills",)
+
+
+def etag(version: int) -> str:
+    """The strong entity tag of a match version (RFC 9110 section 8.8.3): ``"3"``."""
+    return f'"{version}"'
+
+
+def timestamp(epoch: float) -> str:
+    """Epoch seconds as ISO 8601 UTC with milliseconds: ``2026-01-01T12:00:00.000Z``."""
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Held(NamedTuple):
+    """A version of a match as this worker holds it: from its snapshot cache (``state``
+    parsed) or read from the store (``state`` None until parsed)."""
+
+    version: int
+    head: str
+    meta: dict
+    state: dict | None
+    state_text: str
+
+
+@dataclass(frozen=True)
+class IfMatch:
+    """What a move's If-Match names: the versions of its strong tags, its weak tags (which
+    never match, RFC 9110 section 13.1.1), and an error to raise once the seat is known to be
+    the mover (the header is not a list of entity tags)."""
+
+    versions: frozenset[int]
+    weak: tuple[str, ...] = ()
+    malformed: Exception | None = None
+
+
+@dataclass(frozen=True)
+class MoveAnswer:
+    """The answer to a move: ``body`` (canonical JSON text of the verdict) at ``version`` in
+    ``language``; ``replayed`` when it is the answer stored under the idempotency key."""
+
+    body: str
+    version: int
+    language: str | None
+    replayed: bool = False
+
+
+class Observer:
+    """What the service tells the operations layer (metrics); the default tells no one."""
+
+    def game(self, game_id: str) -> None:
+        """A request concerns a match of ``game_id``."""
+
+    def verdict(self, game_id: str, legal: bool) -> None:
+        """A move was judged."""
+
+
+class Matches:
+    """The match operations over one store and this worker's cache of recent snapshots."""
+
+    def __init__(self, store: Store, recent: RecentSnapshots, observer: Observer | None = None,
+                 clock: Callable[[], float] = time.time):
+        self.store = store
+        self.recent = recent
+        self.observer = observer or Observer()
+        self.clock = clock
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def snapshot(self, match_id: str) -> Snapshot:
+        """The stored snapshot. Raises MatchNotFound."""
+        snap = self.store.get(match_id) if _ID.match(match_id) else None
+        if snap is None:
+            raise MatchNotFound(f"No match {match_id} (it never existed or it expired).")
+        return snap
+
+    def read(self, match_id: str, seat: int | None, authorization: str | None) -> tuple[Snapshot, dict]:
+        """``(snapshot, meta)`` for a spectator (``seat`` None) or the seat whose secret
+        ``authorization`` carries. Raises MatchNotFound, InvalidRequest (no such seat),
+        SeatSecretRequired, NotThisSeat."""
+        snap = self.snapshot(match_id)
+        meta = json.loads(snap.meta)
+        self.observer.game(meta["game"])
+        if seat is not None:
+            require_seat(meta["seats"], seat, authorization)
+        return snap, meta
+
+    def view(self, match_id: str, snap: Snapshot, meta: dict, seat: int | None) -> dict:
+        """:meth:`match_json` of a snapshot read (kept in the cache for the next move)."""
+        state = json.loads(snap.state)
+        self.recent.put(match_id, snap.version, snap.head, meta, state, snap.state)
+        return match_json(match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
+
+    def log(self, match_id: str, snap: Snapshot, seat: int | None) -> tuple[int, list[dict]]:
+        """``(version, entries)``: the log as ``seat`` may read it (each entry as :func:`render`
+        gives it). Raises MatchNotFound when the match expired since ``snap`` was read."""
+        entries = self.store.log(match_id)
+        if entries is None:
+            raise MatchNotFound(f"No match {match_id} (it never existed or it expired).")
+        records = [json.loads(text) for text in entries]
+        revealed = information.revealed_keys(records)
+        shown = [render(record, seat, revealed) for record in records]
+        return max(shown[-1]["version"] if shown else 0, snap.version), shown
+
+    def seat_moves(self, snap: Snapshot, meta: dict, seat: int) -> list[dict]:
+        """Every move ``seat`` may make now, as it may see them; none once the match holds
+        MAX_MATCH_MOVES moves."""
+        if snap.version >= MAX_MATCH_MOVES:
+            return []
+        return GAMES[meta["game"]].seat_moves(json.loads(snap.state), seat)
+
+    # -- creating -----------------------------------------------------------------------------
+
+    def create(self, game: Game, players: int, seed: str | None, options: dict) -> dict:
+        """A new match at version 0: the spectator's view and ``seats``, one secret per seat
+        (given only here). Raises UnplayableOptions."""
+        self.observer.game(game.id)
+        state = stateless.setup(game, {"players": players, "seed": seed, "options": options})["state"]
+        match_id = secrets.token_urlsafe(16)
+        seat_secrets = [secrets.token_urlsafe(24) for _ in range(players)]
+        now = self.clock()
+        meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now}
+        state_text = dumps(state)
+        head = self.store.create(match_id, dumps(meta), state_text, now)
+        # The creator's first move usually comes back to this worker (a kept-alive connection):
+        # it is judged on this snapshot, without reading it back from the store.
+        self.recent.put(match_id, 0, head, meta, state, state_text)
+        answer = match_json(match_id, meta, 0, state, now, now + self.store.ttl, None)
+        answer["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(seat_secrets)]
+        return answer
+
+    # -- moving -------------------------------------------------------------------------------
+
+    def held(self, match_id: str, versions: frozenset[int]) -> tuple[Held, bool]:
+        """``(held, cached)``: this worker's cached snapshot when it is at one of ``versions``,
+        else the stored one. Raises MatchNotFound."""
+        cached = self.recent.get(match_id, versions)
+        if cached is not None:
+            return Held(*cached), True
+        snap = self.snapshot(match_id)
+        return Held(snap.version, snap.head, json.loads(snap.meta), None, snap.state), False
+
+    def still_current(self, match_id: str, held: Held) -> bool:
+        """Whether the store still holds ``held``'s version with its head. An illegal move
+        judged on a cached snapshot writes nothing, so no commit checks the match: when the
+        store holds something else (the match expired, another worker moved it on, the store
+        lost writes) the entry is dropped and the move is judged again on a fresh read."""
+        if self.store.version_and_head(match_id) == (held.version, held.head):
+            return True
+        self.recent.drop(match_id)
+        return False
+
+    def move(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
+             key: str | None, language: str) -> MoveAnswer:
+        """Judge ``move`` by ``seat`` (already checked against the game's schema and the seat's
+        secret) on ``held``; a legal move is committed as the next version (compare-and-set),
+        an illegal one changes nothing. Raises MatchFull, StaleVersion, MatchNotFound, KeyReused.
+
+        A snapshot from the cache may be behind the store: when the judgement or the commit
+        shows it is, the move is judged once more on a fresh read."""
+        fingerprint = _fingerprint(seat, move) if key is not None else ""
+        answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, key, fingerprint, language)
+        if answer is None:
+            fresh = self.held(match_id, frozenset())[0]
+            answer = self._judge_and_commit(match_id, fresh, False, move, seat, condition, key, fingerprint,
+                                            language, last_try=True)
+        return answer
+
+    def _judge_and_commit(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
+                          key: str | None, fingerprint: str, language: str,
+                          last_try: bool = False) -> MoveAnswer | None:
+        """The answer to the move on ``held``; None when it must be judged again on a fresh read
+        (never on the ``last_try``)."""
+        version, meta = held.version, held.meta
+        if version >= MAX_MATCH_MOVES and version in condition.versions:
+            raise MatchFull(f"This match has reached the limit of {MAX_MATCH_MOVES} moves (MAX_MATCH_MOVES); it "
+                            "takes no more moves.", [("/move", "the match takes no more moves")])
+        if version not in condition.versions:
+            stored = self.store.idempotent(match_id, key) if key is not None else None
+            if stored is not None:
+                return _replayed(stored, fingerprint)
+            raise _stale(version, condition.weak)
+        game = GAMES[meta["game"]]
+        state = held.state
+        if state is None:
+            state = json.loads(held.state_text)
+            self.recent.put(match_id, version, held.head, meta, state, held.state_text)
+        verdict = game.adjudicate(state, move, checked=True)
+        if not verdict.legal:
+            if cached and not last_try and not self.still_current(match_id, held):
+                return None
+            return self._refuse(match_id, game, state, verdict, seat, version, key, fingerprint, language)
+        return self._commit(match_id, game, held, state, move, verdict, seat, key, fingerprint, language,
+                            retry_allowed=not last_try, cached=cached)
+
+    def _refuse(self, match_id: str, game: Game, state: dict, verdict: Verdict, seat: int, version: int,
+                key: str | None, fingerprint: str, language: str) -> MoveAnswer:
+        """The answer to an illegal move (the match does not change), kept under ``key``."""
+        self.observer.verdict(game.id, False)
+        answer = stateless.verdict_json(verdict, language, game)
+        answer["scores"] = game.visible_scores(state, seat, verdict.scores)
+        answer["id"] = match_id
+        answer["version"] = version
+        text = dumps(answer)
+        if key is not None:
+            earlier = self.store.remember(match_id, key, _record(fingerprint, version, text, language))
+            if earlier is not None:
+                return _replayed(earlier, fingerprint)
+        return MoveAnswer(text, version, language)
+
+    def _commit(self, match_id: str, game: Game, held: Held, state: dict, move: dict, verdict: Verdict, seat: int,
+                key: str | None, fingerprint: str, language: str, retry_allowed: bool,
+                cached: bool) -> MoveAnswer | None:
+        """Write a legal move as the next version and answer it; None when the snapshot judged
+        on turns out not to be the stored one (and ``retry_allowed``)."""
+        self.observer.verdict(game.id, True)
+        version, new_version, now = held.version, held.version + 1, self.clock()
+        entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
+                       **information.disclose(game.disclosure, state, move, verdict.events)}
+        answer = stateless.verdict_json(verdict, language, game)
+        answer["scores"] = game.visible_scores(verdict.state, seat, verdict.scores)
+        answer["id"] = match_id
+        answer["version"] = new_version
+        answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
+        answer["state"] = game.view(verdict.state, seat)
+        text = dumps(answer)
+        stored = _record(fingerprint, new_version, text, language) if key is not None else None
+        state_text = dumps(verdict.state)
+        result = self.store.commit(match_id, version, state_text, dumps(entry), now, key, stored, held.head)
+        if result.kind == "ok":
+            self.recent.put(match_id, new_version, result.head, held.meta, verdict.state, state_text)
+            return MoveAnswer(text, new_version, language)
+        self.recent.drop(match_id)
+        if retry_allowed and (result.kind == "changed" or (result.kind == "stale" and cached)):
+            # A cached snapshot another worker moved on, or one the store no longer holds (it lost
+            # writes, even between this request's read and its commit): judge again on a fresh read.
+            return None
+        if result.kind == "replay":
+            return _replayed(result.stored, fingerprint)
+        if result.kind == "missing":
+            raise MatchNotFound(f"No match {match_id} (it never existed or it expired).")
+        raise StaleVersion(f"The match is at version {result.version}; this move was chosen on another version.",
+                           result.version)
+
+
+def match_json(match_id: str, meta: dict, version: int, state: dict, updated: float, expires: float,
+               seat: int | None) -> dict:
+    """The match as ``seat`` (None: a spectator) sees it: ``{"id", "game", "players", "version",
+    "seat", "state", "scores", "outcome", "created_at", "updated_at", "expires_at"}``."""
+    game = GAMES[meta["game"]]
+    sheet, outcome = game.score(state)
+    return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
+            "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
+            "outcome": outcome.to_json(), "created_at": timestamp(meta["created"]),
+            "updated_at": timestamp(updated), "expires_at": timestamp(expires)}
+
+
+def render(entry: dict, seat: int | None, revealed: frozenset[str]) -> dict:
+    """A stored log entry as ``seat`` (None: a spectator) may read it, given every key the
+    match has revealed so far: ``{"version", "player", "at", "move", "events", "redacted"}``."""
+    if "hidden" in entry:   # an entry stored before the declared model: its own table per reader
+        shown = entry["hidden"].get("spectator" if seat is None else str(seat))
+        move, events, redacted = (shown["move"], shown["events"], True) if shown else \
+            (entry["move"], entry["events"], False)
+    else:
+        move, events, redacted = information.render(entry, seat, revealed)
+    return {"version": entry["version"], "player": entry["player"], "at": timestamp(entry["at"]),
+            "move": move, "events": events, "redacted": redacted}
+
+
+def _fingerprint(seat: int, move: dict) -> str:
+    return hashlib.sha256(dumps({"seat": seat, "move": move}).encode("utf-8")).hexdigest()
+
+
+def _record(fingerprint: str, version: int, body: str, language: str) -> str:
+    """What an idempotency key keeps: the request's fingerprint and the answer given."""
+    return json.dumps({"fp": fingerprint, "version": version, "body": body, "language": language})
+
+
+def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
+    """The answer stored under an idempotency key. Raises KeyReused when the key was used
+    with another move or by another seat."""
+    record: dict[str, Any] = json.loads(stored)
+    if record["fp"] != fingerprint:
+        raise KeyReused("This Idempotency-Key was already used with another request body.",
+                        [("/headers/Idempotency-Key", "already used with another body")])
+    # The stored body's language, not this request's (absent from records of older versions).
+    return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True)
+
+
+def _stale(version: int, weak: tuple[str, ...]) -> StaleVersion:
+    """If-Match names no strong tag of the current ``version`` (saying why for weak tags)."""
+    detail = f"The match is at version {version}; this move was chosen on another version."
+    if weak:
+        detail = (f"The match is at version {version}. If-Match compares entity tags strongly (RFC 9110 "
+                  f"section 13.1.1), so the weak tag {', '.join(weak)} never matches: send the ETag exactly "
+                  f"as given, {etag(version)}.")
+    return StaleVersion(detail, version)
