@@ -5,7 +5,8 @@ check_state checks them."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.engine.core import State
 from referee.games.catatac import cards
@@ -86,13 +87,13 @@ def check_face_down_alphas(state: State, alphas: frozenset, claim: Claim, awhere
     for seat, player in enumerate(players):
         held = player.get("has_alpha")
         if not isinstance(held, bool):
-            errors.append((f"/players/{seat}/has_alpha", "required with unseen hands and the alpha booster: "
-                                                         "whether an alpha card lies in front of the player"))
+            errors.append((f"/players/{seat}/has_alpha", ("required with unseen hands and the alpha booster: "
+                                                         "whether an alpha card lies in front of the player")))
             continue
         per_clan[player["clan"]] += held
         if "alpha" not in player:
-            errors.append((f"/players/{seat}/alpha", "required when boosters are in play (null: face down, "
-                                                     "or none in front)"))
+            errors.append((f"/players/{seat}/alpha", ("required when boosters are in play (null: face down, "
+                                                     "or none in front)")))
             continue
         card = player["alpha"]
         if card is None:
@@ -100,8 +101,8 @@ def check_face_down_alphas(state: State, alphas: frozenset, claim: Claim, awhere
                 errors.append((f"/players/{seat}/alpha", "a face-down alpha card is shown before the game is over"))
             continue
         if not (held and showing):
-            errors.append((f"/players/{seat}/alpha", "with unseen hands an alpha card is named only when shown "
-                                                     "at the end (null while face down)"))
+            errors.append((f"/players/{seat}/alpha", ("with unseen hands an alpha card is named only when shown "
+                                                     "at the end (null while face down)")))
         claim(card, f"/players/{seat}/alpha", alphas, awhere)
         if card in alphas and cards.KINDS[card].alpha != player["clan"]:
             errors.append((f"/players/{seat}/alpha", "an alpha card of the player's clan colour"))
@@ -111,11 +112,11 @@ def check_face_down_alphas(state: State, alphas: frozenset, claim: Claim, awhere
             per_clan[cards.KINDS[card].alpha] += 1  # type: ignore[index]  # an alpha card has its clan
     aside = state.get("alpha_aside", [])
     if any(card is not None for card in aside) or len(aside) != len(alphas) - len(players):
-        errors.append(("/alpha_aside", f"with unseen hands {len(alphas) - len(players)} nulls: the alpha cards "
-                                       "set aside unseen"))
+        errors.append(("/alpha_aside", (f"with unseen hands {len(alphas) - len(players)} nulls: the alpha cards "
+                                       "set aside unseen")))
     for clan, count in per_clan.items():
         seats = sum(1 for p in players if p["clan"] == clan)
         if count != seats:
-            errors.append(("/players", f"each {clan} player draws one alpha card: {count} held or played, "
-                                       f"{seats} players"))
+            errors.append(("/players", (f"each {clan} player draws one alpha card: {count} held or played, "
+                                       f"{seats} players")))
 

@@ -5,14 +5,23 @@ deal, by the generator or as a physical table dealt it."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.core import InvalidOptions, State
 from referee.engine.places import unknown_id
 from referee.engine.rng import Rng
 from referee.games.catatac import cards
-from referee.games.catatac.state import (BOOSTERS_OPTION, CHANCE_MODES, GAME_ID, HANDS_MODES, OPTION_NAMES,
-                                         boosters_of, clan_of, is_int)
+from referee.games.catatac.state import (
+    BOOSTERS_OPTION,
+    CHANCE_MODES,
+    GAME_ID,
+    HANDS_MODES,
+    OPTION_NAMES,
+    boosters_of,
+    clan_of,
+    is_int,
+)
 from referee.games.catatac.unseen import face_down_deal
 
 
@@ -44,8 +53,8 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     if hands not in HANDS_MODES:
         errors.append(("/options/hands", "must be 'seen' or 'unseen'"))
     elif hands == "unseen" and chance != "table":
-        errors.append(("/options/hands", "unseen hands need chance 'table': with the seeded generator the "
-                                         "referee deals and knows every card"))
+        errors.append(("/options/hands", ("unseen hands need chance 'table': with the seeded generator the "
+                                         "referee deals and knows every card")))
     unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION, "hands"}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
     if not errors and is_int(players):
@@ -53,8 +62,9 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
         deck = cards.paw_deck_size(flags["kittens"], cards.canonical_boosters(boosters))
         needed = cards.HAND_SIZE * players + 1
         if deck < needed:
-            errors.append(("/options/kittens", f"the Kittens deck has {deck} paw cards (numbered 1 to 5): "
-                                                f"{players} hands of {cards.HAND_SIZE} and the card turned need {needed}"))
+            errors.append(("/options/kittens", (f"the Kittens deck has {deck} paw cards (numbered 1 to 5): "
+                                                f"{players} hands of {cards.HAND_SIZE} and the card turned "
+                                                f"need {needed}")))
     if errors:
         raise InvalidOptions(errors)
     full = {"chance": chance, "seat0_clan": clan, "first_player": first, **flags}
@@ -75,12 +85,14 @@ def options_info() -> dict:
         "seat0_clan": {"default": "white", "enum": list(cards.CLANS),
                        "description": "clan of seat 0; the clans alternate around the table"},
         "first_player": {"default": 0, "description": "seat that plays first (the rulebook's youngest kitten)"},
-        "deck_hockey": {"default": False, "description": "Deck Hockey variant: a pair can also counter a stash attempt"},
+        "deck_hockey": {"default": False,
+                        "description": "Deck Hockey variant: a pair can also counter a stash attempt"},
         "kittens": {"default": False,
                     "description": "Kittens variant: only paw cards numbered 1 to 5 (named ones included; no Jokers): "
                                    "35 cards, so 2 or 4 players (6 with boosters adding enough cards)"},
         "marathon": {"default": False,
-                     "description": "Marathon variant: 3 complete games in a row, points added; the referee deals each next game"},
+                     "description": ("Marathon variant: 3 complete games in a row, points added; the referee deals "
+                                     "each next game")},
         "boosters": {"default": [], "items": list(cards.BOOSTERS),
                      "description": "boosters in play, any combination: distraction (Booster A: 8 paw cards, 2 of "
                                     "them removed unseen, the purple points card, Skip icon), alpha (Booster B: "
@@ -178,8 +190,8 @@ def unseen_deal(state: State, full: dict, deal: Any) -> None:
     """Unseen hands at a physical table: the deal names the card turned (by kind) and the coin."""
     if (not isinstance(deal, dict) or set(deal) - {"discard", "coin"} or deal.get("coin") not in cards.COIN_FACES
             or not isinstance(deal.get("discard"), str)):
-        raise InvalidOptions([("/options/deal", "with unseen hands the deal names only the card turned and the "
-                                                "coin: {discard: kind, coin: white|black}")])
+        raise InvalidOptions([("/options/deal", ("with unseen hands the deal names only the card turned and the "
+                                                "coin: {discard: kind, coin: white|black}"))])
     boosters = boosters_of(full)
     counts = cards.kind_counts(full["kittens"], boosters)
     turned = deal["discard"]
@@ -255,7 +267,8 @@ def table_deal(state: State, full: dict, deal: Any) -> None:
     n = len(state["players"])
     if (not isinstance(deal, dict) or not isinstance(deal.get("hands"), list)
             or not isinstance(deal.get("discard"), str) or deal.get("coin") not in cards.COIN_FACES):
-        raise InvalidOptions([("/options/deal", "must be {hands: [[6 card ids] per seat], discard: id, coin: white|black}")])
+        raise InvalidOptions([("/options/deal",
+                               "must be {hands: [[6 card ids] per seat], discard: id, coin: white|black}")])
     boosters = boosters_of(full)
     kittens = full["kittens"]
     errors: list[tuple[str, str]] = []
@@ -270,14 +283,15 @@ def table_deal(state: State, full: dict, deal: Any) -> None:
     removed = deal.get("removed", [])
     paw_boosters = [b for b in cards.PAW_BOOSTERS if b in boosters]
     if not isinstance(removed, list) or len(removed) != cards.REMOVED_PER_BOOSTER * len(paw_boosters):
-        errors.append(("/options/deal/removed", f"names the {cards.REMOVED_PER_BOOSTER} paw cards removed unseen "
-                                                "from each booster in play (distraction, momentum)"))
+        errors.append(("/options/deal/removed", (f"names the {cards.REMOVED_PER_BOOSTER} paw cards removed unseen "
+                                                "from each booster in play (distraction, momentum)")))
         removed = []
     else:
         for booster in paw_boosters:
             mine = [c for c in removed if c in cards.BOOSTER_PAW_CARDS[booster]]
             if len(mine) != cards.REMOVED_PER_BOOSTER:
-                errors.append(("/options/deal/removed", f"names {cards.REMOVED_PER_BOOSTER} paw cards of the {booster} booster"))
+                errors.append(("/options/deal/removed",
+                               f"names {cards.REMOVED_PER_BOOSTER} paw cards of the {booster} booster"))
         entries.extend((f"/options/deal/removed/{i}", c) for i, c in enumerate(removed))
     for i, h in enumerate(hands):
         if not isinstance(h, list) or len(h) != cards.HAND_SIZE:

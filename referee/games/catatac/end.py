@@ -4,7 +4,8 @@ cards still in front of their players, shown first with unseen hands)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.core import UNFINISHED, Outcome, State
 from referee.engine.rng import Rng

@@ -11,9 +11,16 @@ from typing import NamedTuple
 
 from referee.engine.core import Violation
 from referee.games.catatac import cards
-from referee.games.catatac.messages import (HELD_BY_ENEMY, HELD_BY_YOUR_CLAN, NO_STASH_TO_COUNTER,
-                                            NOT_ADJACENT_TO_HIDEOUT, NOT_AT_STASH_DISTANCE, NOT_ON_ALLEY,
-                                            UNKNOWN_EFFECT, rule_violation)
+from referee.games.catatac.messages import (
+    HELD_BY_ENEMY,
+    HELD_BY_YOUR_CLAN,
+    NO_STASH_TO_COUNTER,
+    NOT_ADJACENT_TO_HIDEOUT,
+    NOT_AT_STASH_DISTANCE,
+    NOT_ON_ALLEY,
+    UNKNOWN_EFFECT,
+    rule_violation,
+)
 
 # _ball_effect's answer when a movement would leave the alley cards (a violation of its own).
 OFF_ALLEYS = "off_alleys"

@@ -42,25 +42,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "NO_PAIR": ("Card {card} does not make a pair with {top}.", PAIR),
     "PAIR_ACTION_NOT_POSSIBLE": ("The basic action {action} is not possible now: {reason}.", PAIR),
     "COUNTER_NEEDS_DECK_HOCKEY": ("Only with the Deck Hockey variant can a pair counter a stash.", VARIANTS),
-    "DIRECTIONS_MISMATCH": ("The move states {given} movement direction(s) but the movements need {needed}.", INFLUENCE),
-    "MOVE_OFF_ALLEYS": ("The yarn ball cannot move {distance} toward {direction} from {spot}: it stays on the alley cards.", INFLUENCE),
+    "DIRECTIONS_MISMATCH": (
+        "The move states {given} movement direction(s) but the movements need {needed}.", INFLUENCE),
+    "MOVE_OFF_ALLEYS": (
+        "The yarn ball cannot move {distance} toward {direction} from {spot}: it stays on the alley cards.", INFLUENCE),
     "NO_ACTION_BLOCK": ("Card {card} has no action block.", BLOCK),
     "CONDITION_NOT_MET": ("The activation condition {condition} of card {card} is not met: {reason}.", BLOCK),
     "BAR_CHOICES": ("Card {card} has {needed} bar(s): choose one side of each ({given} given).", ICONS),
     "BAR_SIDE": ("Bar {bar} of card {card} has no side {side}.", ICONS),
-    "EFFECT_NOT_APPLICABLE": ("The effect {effect} of card {card} cannot be applied now ({reason}); an action block is played in full or not at all.", BLOCK),
+    "EFFECT_NOT_APPLICABLE": (
+        ("The effect {effect} of card {card} cannot be applied now ({reason}); an action block is played in "
+         "full or not at all."), BLOCK),
     "ORDER_REQUIRED": ("A combo states its order: pair_first or block_first.", COMBO),
     "ORDER_UNEXPECTED": ("An order is stated only for a combo (the pair and the action block).", COMBO),
     "STASH_ENDS_TURN": ("A stash attempt ends the turn at once: nothing can follow it.", STASH),
     "MUST_COUNTER": ("A stash attempt can only be answered by a counter.", COUNTER),
     "NOT_A_COOPERATION_CARD": ("Card {card} has no cooperation icon: only the player due can play now.", COOPERATION),
-    "COOPERATION_NEEDS_BLOCK": ("Playing for a teammate, use the action block alone or the combo, never the pair alone.", COOPERATION),
+    "COOPERATION_NEEDS_BLOCK": (
+        "Playing for a teammate, use the action block alone or the combo, never the pair alone.", COOPERATION),
     "COIN_COUNT": ("The move carries {given} coin face(s) but {needed} coin flip(s) happen.", ICONS),
     "POINTS_CARD_REQUIRED": ("At a table game, name the points card taken.", STASH),
     "POINTS_CARD_NOT_IN_DECK": ("Points card {card} cannot be in the points deck.", STASH),
     "POINTS_CARD_NOT_TAKEN": ("No points card is taken by this move.", STASH),
-    "SEEDED_CHANCE": ("With the seeded generator the referee flips the coins and draws the cards: a move does "
-                      "not name {field}.", TURN),
+    "SEEDED_CHANCE": (
+        ("With the seeded generator the referee flips the coins and draws the cards: a move does not name "
+         "{field}."), TURN),
     "DRAW_SEPARATE": ("At a table game, each refill card is a draw move of its own.", REFILL),
     "CARD_NOT_IN_DECK": ("Card {card} cannot be in the paw deck.", REFILL),
     "CARD_REQUIRED": ("At a table game, name the card drawn.", REFILL),
@@ -70,17 +76,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ALPHA_ALLOWS_NO_PAIR": ("No card makes a pair on alpha card {top}.", BOOSTERS),
     "ALPHA_DECK_EMPTY": ("An alpha card is played only while the paw deck is not empty.", BOOSTERS),
     "REPLAY_PENDING": ("Player {turn} must first play another card (Replay).", BOOSTERS),
-    "REPLAY_NOTHING_TO_PLAY": ("Replay of card {card} needs another card to play at once, and none would be left.", BOOSTERS),
+    "REPLAY_NOTHING_TO_PLAY": (
+        "Replay of card {card} needs another card to play at once, and none would be left.", BOOSTERS),
     "HAND_EMPTY": ("Player {player} has no card in hand.", PLAY),
     "CARD_NOT_IN_GAME": ("This game has no card {card}: the variant and boosters in play decide its paw cards.", SETUP),
-    "CARD_ALREADY_SEEN": ("No {kind} can still be unseen: the game has {count}, all face up on the discard pile.", PLAY),
+    "CARD_ALREADY_SEEN": (
+        "No {kind} can still be unseen: the game has {count}, all face up on the discard pile.", PLAY),
     "REFILL_UNSEEN": ("With unseen hands the refill only changes the hand sizes: there is no draw move.", REFILL),
     "ALPHA_ALREADY_SEEN": ("Alpha card {card} cannot still be face down: it is face up on the discard pile.", BOOSTERS),
     "ALPHA_ALREADY_SHOWN": ("Alpha card {card} cannot still be face down: player {player} has shown it.", WINNER),
-    "SHOW_PENDING": ("The game has ended: the alpha cards still face down are shown first (players {players}).", WINNER),
+    "SHOW_PENDING": (
+        "The game has ended: the alpha cards still face down are shown first (players {players}).", WINNER),
     "ALPHA_CARD_REQUIRED": ("Name the alpha card shown.", WINNER),
-    "NOTHING_TO_SHOW": ("Only an alpha card still face down in front of its player is shown, once the game has "
-                        "ended.", WINNER),
+    "NOTHING_TO_SHOW": (
+        "Only an alpha card still face down in front of its player is shown, once the game has ended.", WINNER),
 }
 
 

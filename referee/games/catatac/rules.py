@@ -74,16 +74,17 @@ player's own alpha card (Booster B), played instead of a paw card from the hand.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.core import Game, Outcome, State
 from referee.games.catatac import deal, end, legal, play, stash, state_check, turns
 from referee.games.catatac import view as views
 from referee.games.catatac.messages import MESSAGES, illegal
-# Re-exported: the HTTP schemas (schema.py) describe states and moves with these words.
 from referee.games.catatac.state import CHANCE_MODES, GAME_ID, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES, is_unseen
 from referee.games.catatac.unseen import face_down_alphas
 
+# CHANCE_MODES to PHASES: re-exported for the HTTP schemas (schema.py), which describe states and moves with them.
 __all__ = ["CHANCE_MODES", "HANDS_MODES", "ORDERS", "PAIR_ACTIONS", "PHASES", "Catatac"]
 
 

@@ -4,7 +4,8 @@ the helpers every part of the rules reads it with. The state's shape: rules.py."
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.core import State
 from referee.games.catatac import cards

@@ -5,7 +5,8 @@ Marathon (Variants) fields agreeing; the boosters' parts are checked in boosters
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from referee.engine.core import InvalidOptions, InvalidState, State
 from referee.engine.memo import options_memo
@@ -13,8 +14,15 @@ from referee.engine.places import claim_place
 from referee.games.catatac import cards
 from referee.games.catatac.boosters import can_play, check_boosters
 from referee.games.catatac.deal import normalise_options
-from referee.games.catatac.state import (BOOSTERS_OPTION, GAME_ID, MARATHON_GAMES, OPTION_NAMES, PHASES, boosters_of,
-                                         clan_of)
+from referee.games.catatac.state import (
+    BOOSTERS_OPTION,
+    GAME_ID,
+    MARATHON_GAMES,
+    OPTION_NAMES,
+    PHASES,
+    boosters_of,
+    clan_of,
+)
 from referee.games.catatac.unseen import face_down_alphas
 
 
@@ -167,8 +175,8 @@ def check_state(state: State, schema_version: int) -> None:
         errors.append(("/stash", "an answer phase needs a pending stash attempt"))
     if phase == "show" and (not unseen or not face_down_alphas(state)
                             or (state["paw_deck"] or any(p["hand"] for p in players)) and state["points_deck"]):
-        errors.append(("/turn/phase", "a show phase exists only with unseen hands, once the game has ended with "
-                                      "alpha cards still face down"))
+        errors.append(("/turn/phase", ("a show phase exists only with unseen hands, once the game has ended with "
+                                      "alpha cards still face down")))
     elif phase == "show" and turn["player"] not in face_down_alphas(state):
         errors.append(("/turn/player", "in the show phase, a seat whose alpha card is still face down"))
     if phase == "replay":
@@ -237,7 +245,8 @@ def unseen_places(state: State, full: dict) -> list[tuple[str, str]]:
             continue   # played alpha cards: checked with the boosters
         elif card not in counts:
             detail = (f"with unseen hands cards are named by kind ({cards.kind_of(card)}), not id"
-                      if card in cards.KINDS and cards.kind_of(card) in counts else f"not a paw card of this game: {card!r}")
+                      if card in cards.KINDS and cards.kind_of(card) in counts
+                      else f"not a paw card of this game: {card!r}")
             errors.append((f"/discard/{i}", detail))
         else:
             named[card] = named.get(card, 0) + 1
