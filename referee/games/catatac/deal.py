@@ -75,7 +75,6 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     return full
 
 
-
 def options_info() -> dict:
     """The options a game accepts at setup, with their defaults (JSON)."""
     return {
@@ -143,7 +142,6 @@ def catalogue(options: Mapping[str, Any] | None = None) -> dict:
         "kinds": [{"kind": kind, "count": count}
                   for kind, count in cards.kind_counts(full["kittens"], boosters).items()],
     }
-
 
 
 def setup(players: int, seed: str, options: Mapping[str, Any] | None, schema_version: int) -> State:

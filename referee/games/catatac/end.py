@@ -30,7 +30,6 @@ def clan_totals(points: Mapping[str, list], players: list | None = None) -> dict
     return totals
 
 
-
 def game_end(state: State, events: list[dict]) -> None:
     """Rulebook, End of the Game (and the Marathon variant: the referee deals the next game).
     Unseen hands with Booster B: the alpha cards still face down are shown first (phase
@@ -62,8 +61,6 @@ def game_end(state: State, events: list[dict]) -> None:
     if "skip" in state:
         state["skip"] = False
     state["turn"] = {"player": state["turn"]["player"], "phase": "over"}
-
-# -- scoring -------------------------------------------------------------------------
 
 
 def score(state: State) -> tuple[dict, Outcome]:
@@ -106,8 +103,6 @@ def score(state: State) -> tuple[dict, Outcome]:
     else:
         return scores, Outcome(True, (), "tie")
     return scores, Outcome(True, tuple(clans[winner]["seats"]), tiebreak)
-
-# -- views ---------------------------------------------------------------------------
 
 
 def show(state: State, move: dict) -> tuple[State, list[dict]]:

@@ -77,6 +77,7 @@ def _stash_start(clan: str, distance: int) -> int:
 
 
 def _effect_name(effect: cards.Effect) -> str:
+    """An effect as a violation names it: ``steal``, ``movement 2``."""
     return effect[0] if len(effect) == 1 else f"{effect[0]} {effect[1]}"
 
 

@@ -12,6 +12,7 @@ from referee.games.catatac import cards
 
 
 def _game_number(state: State, _item: dict | None = None) -> str:
+    """The key that reveals the points cards taken in the current game: its end."""
     return f"game:{state['marathon']['game'] if state['marathon'] else 1}"
 
 
