@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from referee.engine.core import Violation
-from referee.games.catatac.rules import MESSAGES, _violation
+from referee.games.catatac.messages import MESSAGES, rule_violation
 
 
 def test_fields_equality_and_text():
@@ -28,4 +28,4 @@ def test_read_only():
 
 def test_a_game_builds_them_from_its_table():
     message, rule = MESSAGES["STASH_ENDS_TURN"]
-    assert _violation("STASH_ENDS_TURN") == Violation("STASH_ENDS_TURN", message, rule, {})
+    assert rule_violation("STASH_ENDS_TURN") == Violation("STASH_ENDS_TURN", message, rule, {})

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from referee.games.catatac import GAME
 from referee.games.catatac import cards as C
-from referee.games.catatac.rules import _block_options
+from referee.games.catatac.legal import block_options
 
 PAIRS = [None, ("steal", None), ("movement", "black"), ("movement", "white"), ("stash", None), ("counter", None),
          ("movement", None), ("steal", "white")]
@@ -36,7 +36,7 @@ def _candidates(state, rnd, count=16):
             move = {"type": "draw", "player": seat, "card": rnd.choice(pool)}
         else:
             card = rnd.choice(hand) if hand and rnd.random() < 0.9 else rnd.choice(C.ALL_PAW_CARDS)
-            blocks = list(_block_options(C.KINDS[card])) + EXTRA_BLOCKS
+            blocks = list(block_options(C.KINDS[card])) + EXTRA_BLOCKS
             pair, block, order = rnd.choice(PAIRS), rnd.choice(blocks), rnd.choice(ORDERS)
             move = {"type": "play", "player": seat, "card": card,
                     "pair": None if pair is None else {"action": pair[0], "direction": pair[1]},

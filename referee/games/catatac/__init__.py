@@ -1,4 +1,5 @@
-"""CATATAC: pure rules in rules.py, card data in cards.py, HTTP schemas in schema.py."""
+"""CATATAC: the game class in rules.py, its rules in one module per rulebook section (named in
+each module's docstring), card data in cards.py, HTTP schemas in schema.py."""
 
 from referee.games.catatac.rules import Catatac
 

@@ -25,27 +25,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
 
 # The board in a line (rulebook, Setup: Prepare the Board). Indexes 0..4.
-SPOTS: Final = ("black_hideout", "black_alley", "neutral_alley", "white_alley", "white_hideout")
-SPOT_INDEX: Final = {spot: i for i, spot in enumerate(SPOTS)}
-ALLEYS: Final = (1, 2, 3)
-NEUTRAL: Final = 2
-CLANS: Final = ("white", "black")
-ENEMY: Final = {"white": "black", "black": "white"}
-HIDEOUT: Final = {"black": 0, "white": 4}
+SPOTS = ("black_hideout", "black_alley", "neutral_alley", "white_alley", "white_hideout")
+SPOT_INDEX = {spot: i for i, spot in enumerate(SPOTS)}
+ALLEYS = (1, 2, 3)
+NEUTRAL = 2
+CLANS = ("white", "black")
+ENEMY = {"white": "black", "black": "white"}
+HIDEOUT = {"black": 0, "white": 4}
 # Direction names of a movement: toward the black side (index down) or the white side (up).
-DIRECTIONS: Final = {"black": -1, "white": 1}
+DIRECTIONS = {"black": -1, "white": 1}
 # The coin of the portable generator: Rng.coin() 0 shows white, 1 shows black.
-COIN_FACES: Final = ("white", "black")
+COIN_FACES = ("white", "black")
 
-HAND_SIZE: Final = 6
+HAND_SIZE = 6
 NUMBERS = range(1, 9)
 KITTEN_NUMBERS = range(1, 6)
 PLAIN_COPIES = 4
 
-POSSESSION: Final = "possession"
+POSSESSION = "possession"
 ENEMY_POSSESSION = "enemy_possession"
 CONDITIONS = (POSSESSION, ENEMY_POSSESSION)
 
@@ -149,8 +148,8 @@ def _build() -> tuple[dict[str, Kind], tuple[str, ...]]:
 
 
 _KINDS_AND_ORDER = _build()
-KINDS: Final = _KINDS_AND_ORDER[0]
-ALL_PAW_CARDS: Final = _KINDS_AND_ORDER[1]
+KINDS = _KINDS_AND_ORDER[0]
+ALL_PAW_CARDS = _KINDS_AND_ORDER[1]
 
 
 @lru_cache(maxsize=4)
@@ -170,12 +169,12 @@ def paw_set(kittens: bool) -> frozenset[str]:
 
 # -- Boosters -----------------------------------------------------------------------------
 
-DISTRACTION: Final = "distraction"
-ALPHA: Final = "alpha"
-MOMENTUM: Final = "momentum"
-BOOSTERS: Final = (DISTRACTION, ALPHA, MOMENTUM)  # the rulebook's recommended order (A, B, C)
-PAW_BOOSTERS: Final = (DISTRACTION, MOMENTUM)  # the boosters that bring paw cards
-REMOVED_PER_BOOSTER: Final = 2  # paw cards blindly put back in the box at setup
+DISTRACTION = "distraction"
+ALPHA = "alpha"
+MOMENTUM = "momentum"
+BOOSTERS = (DISTRACTION, ALPHA, MOMENTUM)  # the rulebook's recommended order (A, B, C)
+PAW_BOOSTERS = (DISTRACTION, MOMENTUM)  # the boosters that bring paw cards
+REMOVED_PER_BOOSTER = 2  # paw cards blindly put back in the box at setup
 
 # Booster paw cards: (booster, key, name, numbers, conditions, rows, cooperation icon).
 BOOSTER_NAMED = (
@@ -229,9 +228,9 @@ def _build_boosters() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
 
 
 _BOOSTER_KINDS = _build_boosters()
-BOOSTER_PAW_CARDS: Final = _BOOSTER_KINDS[0]
-ALPHA_BOOSTER: Final = _BOOSTER_KINDS[1]
-ALPHA_IDS: Final = tuple(card for card, *_ in ALPHA_CARDS)
+BOOSTER_PAW_CARDS = _BOOSTER_KINDS[0]
+ALPHA_BOOSTER = _BOOSTER_KINDS[1]
+ALPHA_IDS = tuple(card for card, *_ in ALPHA_CARDS)
 
 # A paw card's kind is what is printed on it: identical copies are one kind (``P3``: a plain 3,
 # ``joker``: a Joker), a named card is its own kind (``charge-1``). Unseen hands name cards by
@@ -306,7 +305,7 @@ def alpha_set(boosters: tuple[str, ...]) -> frozenset[str]:
 
 
 # Points cards: id -> (points for the White clan, points for the Black clan, sardines).
-POINTS_CARDS: Final = {
+POINTS_CARDS = {
     "green": (0, 0, 1),
     "blue": (1, 1, 1),
     "yellow": (1, 1, 1),
@@ -321,7 +320,7 @@ POINTS_SET = frozenset(POINTS_IDS)
 
 # Booster points cards. Pasta: the left half is worth 3 instead of 1 when the same clan also
 # holds the right half (see clan_points).
-BOOSTER_POINTS: Final = {
+BOOSTER_POINTS = {
     DISTRACTION: {"purple": (2, 2, 0)},
     ALPHA: {"pasta-left": (1, 1, 1), "pasta-right": (1, 1, 0)},
     MOMENTUM: {"yellow-momentum": (1, 1, 1)},
