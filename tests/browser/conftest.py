@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from referee.app import create_app
-from tests.serving import serving
+from tests.support.serving import serving
 
 # Debian's packages (.ci/run installs one); Playwright's own browser download does not work here.
 BROWSERS = ("chromium-headless-shell", "chromium")

@@ -1,3 +1,3 @@
 """The edge tests share the match tests' Redis fixtures (a redis-server on a free port)."""
 
-from tests.matches.conftest import redis_url  # noqa: F401
+from tests.api.matches.conftest import redis_url  # noqa: F401

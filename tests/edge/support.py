@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.matches.matches_support import Gunicorn, RedisServer, free_port, http  # noqa: F401 - RedisServer, free_port and http are shared from here
+from tests.support.matches_support import Gunicorn, RedisServer, free_port, http  # noqa: F401 - RedisServer, free_port and http are shared from here
 
 
 def start_gunicorn(tmp_path: Path, **env: str) -> Gunicorn:

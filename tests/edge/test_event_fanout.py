@@ -16,7 +16,7 @@ import time
 import pytest
 
 from tests.edge.support import DelayProxy, http as call, read_until, start_gunicorn
-from tests.matches.matches_support import RedisServer, have
+from tests.support.matches_support import RedisServer, have
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
 

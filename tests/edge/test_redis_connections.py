@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tests.edge.support import http as call, read_until, start_gunicorn
-from tests.matches.matches_support import have
+from tests.support.matches_support import have
 
 # Bursts of 300 connections load the machine: run alone, with the other tests under load.
 pytestmark = [pytest.mark.skipif(not have("redis-server"), reason="needs redis-server"), pytest.mark.timing]

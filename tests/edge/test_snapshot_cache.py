@@ -14,7 +14,7 @@ from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore
 from referee.store.redis import RedisStore
-from tests.matches.matches_support import RedisServer
+from tests.support.matches_support import RedisServer
 
 GAME = GAMES["scratch-and-catch"]
 

@@ -10,7 +10,7 @@ import socket
 import subprocess
 
 from tests.edge.support import http as call, start_gunicorn, timed_get
-from tests.matches.matches_support import ROOT, VENV_BIN
+from tests.support.matches_support import ROOT, VENV_BIN
 
 
 def _status(port: int, method: str, path: str) -> int:

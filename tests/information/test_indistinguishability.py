@@ -30,7 +30,7 @@ from referee.games import GAMES
 from referee.games.catatac.cards import ALPHA_IDS
 from referee.store.memory import MemoryStore
 from tests.information.resampling import _substitute, dumps, resample, strings
-from tests.pointers import resolve
+from tests.support.pointers import resolve
 
 POSITIONS = int(os.environ.get("REFEREE_INFORMATION_POSITIONS", "200"))
 SLOW_POSITIONS = 1000
