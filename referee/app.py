@@ -1,4 +1,4 @@
-"""create_app(): wiring only. Routes live in referee/api, rules in referee/engine and referee/games."""
+"""create_app(): wiring only. Layers: docs/architecture.md."""
 
 from __future__ import annotations
 
@@ -12,21 +12,19 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from referee import settings
-from referee.api.ops import metrics
+from referee.api.body.transport import body_timeout_from_env, read_body, unsupported_media
 from referee.api.http import problems
 from referee.api.http.cors import enable_cors
-from referee.schemas.compiled import dict_key_names
-from referee.api.routes.games import blueprints
 from referee.api.http.headers import ANSWER_HEADERS_KEY, RequestHeaders
+from referee.api.http.request_ids import take_request_id
+from referee.api.ops import metrics
+from referee.api.routes.games import blueprints
 from referee.api.routes.matches import register_matches
 from referee.api.routes.meta import contract_blueprint, health_blp
-from referee.json_text import NumberTooLong, TooManyContainers
-from referee.api.http.request_ids import take_request_id
-from referee.schemas.bodies import Problem, one_of_schemas
 from referee.api.routes.table_page import table_blueprint
-from referee.api.body.transport import body_timeout_from_env, read_body
 from referee.games import GAMES
-from referee.service.errors import Refused
+from referee.schemas.bodies import Problem, one_of_schemas
+from referee.schemas.compiled import dict_key_names
 from referee.store.deadline import close_budget, open_budget
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -57,7 +55,11 @@ class RefereeApi(Api):
     ERROR_SCHEMA = Problem
 
     def _register_responses(self):
-        """Like flask-smorest's, but error responses are application/problem+json."""
+        """Like flask-smorest's, but error responses are application/problem+json.
+
+        The one override of a library's private method: flask-smorest has no public way to set
+        the media type of its error response components, and without it the contract would
+        promise application/json for every error the service answers as a problem."""
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
             content_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
@@ -77,11 +79,6 @@ class RefereeApi(Api):
                 return problems.problem_response(
                     404, f"No game {game_id!r} here; the games are: {', '.join(sorted(GAMES))}.")
         return problems.from_http_exception(error)
-
-
-def _needs_json_body(req: Request) -> bool:
-    # Only for a route that exists and takes this method: others answer 404/405 first.
-    return req.url_rule is not None and req.method in ("POST", "PUT", "PATCH") and req.path.startswith("/v1/")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -104,33 +101,20 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Read now, not at the first request with a body: a bad value stops the start.
     app.config["REFEREE_BODY_TIMEOUT_SECONDS"] = settings.configured(app.config, "REFEREE_BODY_TIMEOUT_SECONDS",
                                                                      body_timeout_from_env)
-    # Each request's own bookkeeping, as one hook before and one after: the request id, the store deadline, the body and its media type (415), then the
-    # request id and language for the answer's headers, and the metrics. Order matters: every answer,
-    # even one a later hook gives, has a request id and is counted.
+    # Each request's own bookkeeping, one hook before and one after. Order matters: every
+    # answer, even one a later hook gives, has a request id and is counted.
     def open_request():
-        req, request_globals = request, g
-        take_request_id(req.environ, request_globals)
+        take_request_id(request.environ, g)
         open_budget()  # one store deadline per request (referee/store/deadline.py)
-        metrics.start_timer(request_globals)
-        refused = read_body(app, req)  # the whole body, within its deadline and the limit
-        if refused is None and _needs_json_body(req):
-            if not req.is_json:
-                return problems.problem_response(415, "Send the request body as application/json.")
-            coding = req.environ.get("HTTP_CONTENT_ENCODING")
-            # RFC 9110 section 15.5.16: a content coding the service does not decode is 415
-            if coding is not None and (coding := coding.strip().lower()) != "identity":
-                return problems.problem_response(
-                    415, f"Content-Encoding {coding or '(empty)'} is not supported: send the body uncompressed.",
-                    [("/headers/Content-Encoding", "only identity (no coding) is accepted")],
-                    title="The request body's content coding is not supported")
-        return refused
+        metrics.start_timer(g)
+        # the whole body, within its deadline and the limit; then its media type
+        return read_body(app, request) or unsupported_media(request)
 
     def close_request(response):
-        req, request_globals = request, g
         # The answer's X-Request-ID, and its Content-Language and Vary when verdict messages
-        # follow Accept-Language: written by the RequestHeaders middleware (referee/api/http/headers.py).
-        req.environ[ANSWER_HEADERS_KEY] = (request_globals.get("request_id"), request_globals.get("language"))
-        return metrics.record(response, req, request_globals)
+        # follow Accept-Language: written by the RequestHeaders middleware (api/http/headers.py).
+        request.environ[ANSWER_HEADERS_KEY] = (g.get("request_id"), g.get("language"))
+        return metrics.record(response, request, g)
 
     app.before_request(open_request)
     app.teardown_request(lambda _error: close_budget())
@@ -156,26 +140,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(table_blueprint())
     app.extensions["referee.api"] = api
 
-    app.register_error_handler(problems.ProblemError, problems.from_problem_error)
-    app.register_error_handler(Refused, problems.from_refusal)
+    problems.register_error_handlers(app)
     app.wsgi_app = RequestHeaders(app.wsgi_app)   # X-Request-ID, Content-Language, Vary
-
-    @app.errorhandler(NumberTooLong)
-    def too_long(error):
-        return problems.problem_response(400, f"The request body holds an integer of more than {error.limit:,} digits, "
-                                              "more than the service reads.",
-                                         [("", str(error))],
-                                         title="The request body holds a number too long to read")
-
-    @app.errorhandler(TooManyContainers)
-    def too_many(error):
-        return problems.problem_response(400, f"The request body holds {error}, more than the service reads.",
-                                         [("", str(error))],
-                                         title="The request body holds too many arrays and objects")
-
-    @app.errorhandler(RecursionError)
-    def too_deep(_error):
-        return problems.problem_response(400, "The request body is nested too deeply to parse.",
-                                         [("", "nested too deeply to parse")])  # (as for a body that is not JSON)
-
     return app

@@ -32,14 +32,12 @@ import signal
 import socket
 import threading
 import time
-
 from typing import Callable
 
 from flask import Flask, Request, Response
 from werkzeug.wsgi import get_content_length
 
 from referee import settings
-
 from referee.api.http.problems import body_too_large, problem_response
 
 READ_SIZE = 16 * 1024
@@ -177,4 +175,21 @@ def read_body(app: Flask, req: Request) -> Response | None:
     environ["CONTENT_LENGTH"] = str(len(data))
     environ.pop("HTTP_TRANSFER_ENCODING", None)
     environ["wsgi.input_terminated"] = False
+    return None
+
+
+def unsupported_media(req: Request) -> Response | None:
+    """415 for a body a POST to the API must send as JSON but does not: another media type, or
+    a content coding the service does not decode (RFC 9110 section 15.5.16). Only for a route
+    that exists and takes this method: others answer 404 or 405 first."""
+    if req.url_rule is None or req.method not in ("POST", "PUT", "PATCH") or not req.path.startswith("/v1/"):
+        return None
+    if not req.is_json:
+        return problem_response(415, "Send the request body as application/json.")
+    coding = req.environ.get("HTTP_CONTENT_ENCODING")
+    if coding is not None and (coding := coding.strip().lower()) != "identity":
+        return problem_response(
+            415, f"Content-Encoding {coding or '(empty)'} is not supported: send the body uncompressed.",
+            [("/headers/Content-Encoding", "only identity (no coding) is accepted")],
+            title="The request body's content coding is not supported")
     return None

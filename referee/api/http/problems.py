@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 from typing import Iterable, Mapping
 
-from flask import Response, current_app, request
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from referee.json_text import NumberTooLong, TooManyContainers
 from referee.schemas.pointers import pointer_errors
 from referee.service.errors import STATUS_KINDS as _KINDS
-from referee.service.errors import PointerErrors, Refused, StaleVersion, SeatSecretRequired, problem_body
+from referee.service.errors import PointerErrors, Refused, SeatSecretRequired, StaleVersion, problem_body
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -140,3 +141,26 @@ def from_http_exception(error: HTTPException) -> Response:
         return problem_response(status, "The service failed to answer this request.", headers=headers)
     detail = error.description if isinstance(error.description, str) else _KINDS.get(status, ("", "Error"))[1]
     return problem_response(status, detail, headers=headers)
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Answer as problems: the API's own (ProblemError), the service's refusals, and bodies the
+    strict JSON reader refuses (400)."""
+    app.register_error_handler(ProblemError, from_problem_error)
+    app.register_error_handler(Refused, from_refusal)
+
+    @app.errorhandler(NumberTooLong)
+    def too_long(error):
+        return problem_response(400, f"The request body holds an integer of more than {error.limit:,} digits, "
+                                     "more than the service reads.", [("", str(error))],
+                                title="The request body holds a number too long to read")
+
+    @app.errorhandler(TooManyContainers)
+    def too_many(error):
+        return problem_response(400, f"The request body holds {error}, more than the service reads.",
+                                [("", str(error))], title="The request body holds too many arrays and objects")
+
+    @app.errorhandler(RecursionError)
+    def too_deep(_error):
+        return problem_response(400, "The request body is nested too deeply to parse.",
+                                [("", "nested too deeply to parse")])  # (as for a body that is not JSON)
