@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from referee.engine.core import InvalidState
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch import cards as C
-from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place, _table_facts
+from referee.games.scratch_and_catch.state_check import MAX_FLEAS, card_place_errors, cards_in_place, table_facts
 from tests.misplaced import corrupted_position
 from tests.scratch_and_catch.sc_helpers import build
 
@@ -82,9 +82,9 @@ def _corrupted_positions(draw):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=_corrupted_positions())
 def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing(state):
-    facts = _table_facts(len(state["players"]), state["options"])
-    detailed = _card_place_errors(state, facts.known)
-    assert _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position,
+    facts = table_facts(len(state["players"]), state["options"])
+    detailed = card_place_errors(state, facts.known)
+    assert cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position,
                            facts.values) == (not detailed)
     if detailed:
         with pytest.raises(InvalidState) as raised:
@@ -95,11 +95,11 @@ def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing
 def test_each_kind_of_misplaced_card_is_refused_by_both_passes():
     """Cases worked out from the rules: each breaks one of them, and both passes say so."""
     base = GAME.setup(3, "check", {})
-    facts = _table_facts(3, base["options"])
+    facts = table_facts(3, base["options"])
 
     def both(state):
-        fast = _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position, facts.values)
-        return fast, [pointer for pointer, _detail in _card_place_errors(state, facts.known)]
+        fast = cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position, facts.values)
+        return fast, [pointer for pointer, _detail in card_place_errors(state, facts.known)]
 
     assert both(base) == (True, [])
     twice = copy.deepcopy(base)
