@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.call_of_katulhu.katulhu_helpers import MECH
 from referee.games.call_of_katulhu import GAME
-from referee.games.call_of_katulhu.rules import catalogue_of
+from referee.games.call_of_katulhu.setup import catalogue_of
 
 GAMES_PER_RUN = 500
 MAX_MOVES = 3000
