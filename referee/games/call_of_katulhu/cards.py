@@ -233,9 +233,9 @@ def check_catalogue(data: Any) -> Catalogue:
             continue
         for key in sorted(set(cat) - {"id", "colour", "slots"}):
             errors.append((f"{where}/{key}", "unknown field"))
-        cat_id: Any = cat.get("id")
-        colour: Any = cat.get("colour")
-        slots: Any = cat.get("slots")
+        cat_id = cat.get("id")
+        colour = cat.get("colour")
+        slots = cat.get("slots")
         good = True
         if not _is_id(cat_id):
             errors.append((f"{where}/id", f"must be letters, digits and . _ : -, at most {MAX_ID_LENGTH} characters"))

@@ -20,7 +20,7 @@ from itertools import permutations
 
 from referee.engine.core import State
 from referee.engine.rng import Rng
-from referee.games.call_of_katulhu import cards as C
+from referee.games.call_of_katulhu.cards import CATS_TO_END, SLOTS, STALL_ROUNDS, TABLE_SIZE
 from referee.games.call_of_katulhu.messages import illegal
 from referee.games.call_of_katulhu.scoring import score
 from referee.games.call_of_katulhu.setup import catalogue_of
@@ -39,7 +39,7 @@ def placements(hand: tuple[str, ...], must_play: tuple[str, ...]) -> tuple[tuple
     """Every placement (4 different toys of ``hand``, slot 1 first) that plays every toy of
     ``must_play`` (the advanced rule's set-aside toys)."""
     required = set(must_play)
-    return tuple(p for p in permutations(hand, C.SLOTS) if required.issubset(p))
+    return tuple(p for p in permutations(hand, SLOTS) if required.issubset(p))
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -128,7 +128,7 @@ def _place(state: State, move: Move) -> tuple[State, Events]:
     if player["placement"] is not None:
         raise illegal("ALREADY_PLACED", player=seat)
     toys = move.get("toys")
-    if not isinstance(toys, list) or len(toys) != C.SLOTS:
+    if not isinstance(toys, list) or len(toys) != SLOTS:
         raise illegal("WRONG_TOY_COUNT")
     hand = player["hand"]
     seen = set()
@@ -161,7 +161,7 @@ def _resolve_round(new: State, events: Events) -> tuple[State, Events]:
     blue, red = players[0]["placement"], players[1]["placement"]
     kept_blue, kept_red = list(blue), list(red)
     slots_event = []
-    for k in range(C.SLOTS):
+    for k in range(SLOTS):
         a, b = blue[k], red[k]
         removed = []
         if (a, b) in catalogue.beats:
@@ -198,9 +198,9 @@ def _resolve_round(new: State, events: Events) -> tuple[State, Events]:
         player["placement"] = None
     new["round"] += 1
     new["quiet_rounds"] = 0 if gone else new["quiet_rounds"] + 1
-    if any(len(p["cats"]) >= C.CATS_TO_END for p in players):
+    if any(len(p["cats"]) >= CATS_TO_END for p in players):
         return _finish(new, events, "seven_cats")
-    if new["quiet_rounds"] >= C.STALL_ROUNDS:
+    if new["quiet_rounds"] >= STALL_ROUNDS:
         new["phase"] = "stall"
         events.append({"type": "stall", "quiet_rounds": new["quiet_rounds"]})
         return new, events
@@ -243,7 +243,7 @@ def _refill(new: State, events: Events) -> tuple[State, Events]:
     table, deck = new["table"], new["cat_deck"]
     seeded = new["options"]["chance"] == "seeded"
     turned: list[str] = []
-    while len(table) < C.TABLE_SIZE:
+    while len(table) < TABLE_SIZE:
         if not deck:
             if not new["discard_pile"]:
                 if turned:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from referee.engine.core import UNFINISHED, Outcome, State
-from referee.games.call_of_katulhu import cards as C
+from referee.games.call_of_katulhu.cards import ADVANCED_COLOURS, BASIC_COLOURS, COLOURS, set_points
 from referee.games.call_of_katulhu.setup import catalogue_of
 
 # Tiebreak steps (rulebook, Cat Cards), in order, as an outcome names them.
@@ -29,13 +29,13 @@ def score(state: State) -> tuple[dict, Outcome]:
     cats = catalogue_of(state).cats
     sheet = []
     for seat, player in enumerate(state["players"]):
-        sets = dict.fromkeys(C.COLOURS, 0)
+        sets = dict.fromkeys(COLOURS, 0)
         for card in player["cats"]:
             sets[cats[card].colour] += 1
-        points = dict.fromkeys(C.COLOURS, 0)
+        points = dict.fromkeys(COLOURS, 0)
         for colour, size in sets.items():
             if size:  # an empty set scores 0
-                points[colour] = C.set_points(colour, size)
+                points[colour] = set_points(colour, size)
         sheet.append({"player": seat, "cats": len(player["cats"]), "sets": sets, "points": points,
                       "total": sum(points.values())})
     scores = {"players": sheet}
@@ -53,9 +53,9 @@ class Tiebreak(NamedTuple):
 
 
 TIEBREAKS = (
-    Tiebreak(TIEBREAK_WHITE_BLACK_SET, lambda row: max(row["sets"][c] for c in C.ADVANCED_COLOURS)),
-    Tiebreak(TIEBREAK_BASIC_SET, lambda row: max(row["sets"][c] for c in C.BASIC_COLOURS)),
-    Tiebreak(TIEBREAK_WHITE_BLACK_TOTAL, lambda row: sum(row["sets"][c] for c in C.ADVANCED_COLOURS)),
+    Tiebreak(TIEBREAK_WHITE_BLACK_SET, lambda row: max(row["sets"][c] for c in ADVANCED_COLOURS)),
+    Tiebreak(TIEBREAK_BASIC_SET, lambda row: max(row["sets"][c] for c in BASIC_COLOURS)),
+    Tiebreak(TIEBREAK_WHITE_BLACK_TOTAL, lambda row: sum(row["sets"][c] for c in ADVANCED_COLOURS)),
 )
 
 

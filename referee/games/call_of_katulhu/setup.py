@@ -13,7 +13,17 @@ from typing import Any, NamedTuple
 from referee.engine.core import InvalidOptions, State
 from referee.engine.memo import options_memo
 from referee.engine.rng import Rng
-from referee.games.call_of_katulhu import cards as C
+from referee.games.call_of_katulhu.cards import (
+    COLOURS,
+    DECK_COLOURS,
+    DEFAULT,
+    PROVISIONAL_NOTE,
+    TABLE_SIZE,
+    Catalogue,
+    CatalogueError,
+    load_catalogue,
+    set_points,
+)
 
 GAME_ID = "call-of-katulhu"
 SCHEMA_VERSION = 1
@@ -26,7 +36,7 @@ class Options(NamedTuple):
     """A table's options, normalised (as a state carries them), and the catalogue they name."""
 
     full: dict
-    catalogue: C.Catalogue
+    catalogue: Catalogue
 
 
 def normalise_options(players: Any, options: Mapping[str, Any] | None) -> Options:
@@ -45,10 +55,10 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None) -> Option
     if not isinstance(advanced, bool):
         errors.append(("/options/advanced", "must be true or false"))
     data = options.get("catalogue")
-    catalogue = C.DEFAULT
+    catalogue = DEFAULT
     try:
-        catalogue = C.load_catalogue(data)
-    except C.CatalogueError as bad:
+        catalogue = load_catalogue(data)
+    except CatalogueError as bad:
         errors.extend((f"/options/catalogue{pointer}", detail) for pointer, detail in bad.errors)
     if "hands" in options:
         # Asked for by the unseen-card mode of the other games: refused with the reason.
@@ -69,9 +79,9 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None) -> Option
 state_options = options_memo(normalise_options)
 
 
-def catalogue_of(state: State) -> C.Catalogue:
+def catalogue_of(state: State) -> Catalogue:
     """The compiled catalogue of a (checked) state."""
-    return C.load_catalogue(state["options"]["catalogue"])
+    return load_catalogue(state["options"]["catalogue"])
 
 
 def options_info() -> dict:
@@ -99,14 +109,14 @@ def describe_catalogue(options: Mapping[str, Any] | None = None) -> dict:
     data = catalogue.data
     return {
         "provisional": provisional,
-        "note": C.PROVISIONAL_NOTE if provisional else "catalogue supplied by the caller",
+        "note": PROVISIONAL_NOTE if provisional else "catalogue supplied by the caller",
         "toys": list(data["toys"]),
         "beats": {toy: list(losers) for toy, losers in data["beats"].items()},
         "cats": [dict(cat, slots=list(cat["slots"])) for cat in data["cats"]],
         "cat_count": data["cat_count"],
         "open_slot": "null in slots: that slot may hold any toy or be empty",
-        "decks": list(C.DECK_COLOURS),
-        "set_points": {colour: [C.set_points(colour, n) for n in range(1, 7)] for colour in C.COLOURS},
+        "decks": list(DECK_COLOURS),
+        "set_points": {colour: [set_points(colour, n) for n in range(1, 7)] for colour in COLOURS},
     }
 
 
@@ -120,7 +130,7 @@ def new_game(players: int, seed: str, options: Mapping[str, Any] | None = None) 
     ids = list(catalogue.cat_ids)
     if full["chance"] == "seeded":
         rng.shuffle(ids)
-        table, deck, phase = ids[:C.TABLE_SIZE], ids[C.TABLE_SIZE:], "place"
+        table, deck, phase = ids[:TABLE_SIZE], ids[TABLE_SIZE:], "place"
     else:
         table, deck, phase = [], sorted(ids), "reveal"
     return {
@@ -128,7 +138,7 @@ def new_game(players: int, seed: str, options: Mapping[str, Any] | None = None) 
         "schema_version": SCHEMA_VERSION,
         "options": full,
         "players": [{"deck": colour, "hand": list(catalogue.toys), "placement": None, "must_play": [],
-                     "discard": None, "cats": []} for colour in C.DECK_COLOURS],
+                     "discard": None, "cats": []} for colour in DECK_COLOURS],
         "table": table,
         "cat_deck": deck,
         "discard_pile": [],

@@ -14,7 +14,15 @@ from functools import partial
 
 from referee.engine.core import InvalidOptions, InvalidState, State
 from referee.engine.places import claim_place
-from referee.games.call_of_katulhu import cards as C
+from referee.games.call_of_katulhu.cards import (
+    CATS_TO_END,
+    DECK_COLOURS,
+    SLOTS,
+    STALL_ROUNDS,
+    TABLE_SIZE,
+    TOYS_PER_DECK,
+    Catalogue,
+)
 from referee.games.call_of_katulhu.setup import GAME_ID, OPTION_NAMES, SCHEMA_VERSION, state_options
 
 # A state is judged up to this round (a move may then start the next: answers are not bounded by it).
@@ -52,7 +60,7 @@ def check_state(state: State) -> None:
         raise InvalidState(errors)
 
 
-def _player_errors(state: State, full: dict, catalogue: C.Catalogue, phase: str) -> Errors:
+def _player_errors(state: State, full: dict, catalogue: Catalogue, phase: str) -> Errors:
     """Each player's deck, toys (hand and placement), set-aside toys (advanced rule) and
     stall choice; the face-down choices of a round, never both made."""
     errors: Errors = []
@@ -60,8 +68,8 @@ def _player_errors(state: State, full: dict, catalogue: C.Catalogue, phase: str)
     advanced = full["advanced"]
     for seat, player in enumerate(players):
         base = f"/players/{seat}"
-        if player["deck"] != C.DECK_COLOURS[seat]:
-            errors.append((f"{base}/deck", f"seat {seat} holds the {C.DECK_COLOURS[seat]} deck"))
+        if player["deck"] != DECK_COLOURS[seat]:
+            errors.append((f"{base}/deck", f"seat {seat} holds the {DECK_COLOURS[seat]} deck"))
         placement = player["placement"]
         hand = player["hand"]
         held = hand + placement if placement else hand
@@ -71,7 +79,7 @@ def _player_errors(state: State, full: dict, catalogue: C.Catalogue, phase: str)
         elif list(hand) != [toy for toy in catalogue.toys if toy in hand]:  # (only once the toys are right)
             errors.append((f"{base}/hand", "the hand is kept in catalogue order"))
         if placement is not None:
-            if len(placement) != C.SLOTS:
+            if len(placement) != SLOTS:
                 errors.append((f"{base}/placement", "a placement fills the 4 slots"))
             if phase != "place":
                 errors.append((f"{base}/placement", "toys are placed only in phase 'place'"))
@@ -79,7 +87,7 @@ def _player_errors(state: State, full: dict, catalogue: C.Catalogue, phase: str)
         if must:
             if not advanced:
                 errors.append((f"{base}/must_play", "only the advanced rule makes set-aside toys compulsory"))
-            elif (len(must) != C.TOYS_PER_DECK - C.SLOTS or len(set(must)) != len(must)
+            elif (len(must) != TOYS_PER_DECK - SLOTS or len(set(must)) != len(must)
                   or not set(must) <= catalogue.toy_set):
                 errors.append((f"{base}/must_play", "the 2 different toys set aside last round"))
             elif placement is not None and not set(must) <= set(placement):
@@ -116,7 +124,7 @@ def _toy_place_errors(base: str, hand: list, placement: list | None, toys: froze
     return errors
 
 
-def _cat_place_errors(state: State, catalogue: C.Catalogue) -> Errors:
+def _cat_place_errors(state: State, catalogue: Catalogue) -> Errors:
     """Every cat of the catalogue in exactly one place: won, on the table, in the deck or on
     the discard pile. Checked with sets first; the per-cat pass that finds the pointers runs
     only when that check fails."""
@@ -147,23 +155,23 @@ def _table_errors(state: State, full: dict, phase: str) -> Errors:
     errors: Errors = []
     table = state["table"]
     quiet = state["quiet_rounds"]
-    if len(table) > C.TABLE_SIZE:
-        errors.append(("/table", f"at most {C.TABLE_SIZE} cats are on the table"))
-    if phase in ("place", "stall") and len(table) != C.TABLE_SIZE:
-        errors.append(("/table", f"toys are placed and cats discarded with {C.TABLE_SIZE} cats on the table"))
+    if len(table) > TABLE_SIZE:
+        errors.append(("/table", f"at most {TABLE_SIZE} cats are on the table"))
+    if phase in ("place", "stall") and len(table) != TABLE_SIZE:
+        errors.append(("/table", f"toys are placed and cats discarded with {TABLE_SIZE} cats on the table"))
     if phase == "reveal":
         if full["chance"] != "table":
             errors.append(("/phase", "phase 'reveal' exists only with chance 'table'"))
-        if len(table) >= C.TABLE_SIZE or not state["cat_deck"]:
+        if len(table) >= TABLE_SIZE or not state["cat_deck"]:
             errors.append(("/phase", "phase 'reveal' needs a cat to turn up and a place for it"))
     if state["round"] < 1:
         errors.append(("/round", "rounds are counted from 1"))
     elif state["round"] > MAX_ROUND:
         errors.append(("/round", f"at most {MAX_ROUND} rounds are judged"))
-    if phase == "stall" and quiet != C.STALL_ROUNDS:
-        errors.append(("/quiet_rounds", f"phase 'stall' follows {C.STALL_ROUNDS} rounds without any cat removed"))
-    if phase != "stall" and not 0 <= quiet < C.STALL_ROUNDS:
-        errors.append(("/quiet_rounds", f"must be 0 to {C.STALL_ROUNDS - 1} outside phase 'stall'"))
+    if phase == "stall" and quiet != STALL_ROUNDS:
+        errors.append(("/quiet_rounds", f"phase 'stall' follows {STALL_ROUNDS} rounds without any cat removed"))
+    if phase != "stall" and not 0 <= quiet < STALL_ROUNDS:
+        errors.append(("/quiet_rounds", f"must be 0 to {STALL_ROUNDS - 1} outside phase 'stall'"))
     return errors
 
 
@@ -178,10 +186,10 @@ def _end_errors(state: State, phase: str) -> Errors:
         errors.append(("/finished", "the game is finished exactly in phase 'over'"))
     if finished != (end is not None):
         errors.append(("/end", "a finished game says why it ended, an unfinished one does not"))
-    if end == "seven_cats" and most < C.CATS_TO_END:
-        errors.append(("/end", f"no player holds {C.CATS_TO_END} cats"))
-    if not finished and most >= C.CATS_TO_END:
-        errors.append(("/finished", f"a player holding {C.CATS_TO_END} cats has ended the game"))
+    if end == "seven_cats" and most < CATS_TO_END:
+        errors.append(("/end", f"no player holds {CATS_TO_END} cats"))
+    if not finished and most >= CATS_TO_END:
+        errors.append(("/finished", f"a player holding {CATS_TO_END} cats has ended the game"))
     if end == "no_cats_left" and (state["cat_deck"] or state["discard_pile"]):
         errors.append(("/end", "the game ends for lack of cats only when the deck and the discard pile are empty"))
     return errors

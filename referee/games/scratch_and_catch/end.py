@@ -9,7 +9,7 @@ tie goes to the fewest fleas.
 from __future__ import annotations
 
 from referee.engine.core import UNFINISHED, Outcome, State
-from referee.games.scratch_and_catch import cards as C
+from referee.games.scratch_and_catch.cards import HAND_SIZE, flea_points, is_scratch
 
 
 def end_turn(state: State, events: list[dict]) -> tuple[State, list[dict]]:
@@ -26,7 +26,7 @@ def end_turn(state: State, events: list[dict]) -> tuple[State, list[dict]]:
         reason = None
         if players[seat]["fleas"] == 0:
             reason = "no_fleas"
-        elif len(players[seat]["hand"]) < C.HAND_SIZE:
+        elif len(players[seat]["hand"]) < HAND_SIZE:
             reason = "cannot_refill"
         if reason is None:
             state["turn"] = {"player": (seat + 1) % n, "step": "first"}
@@ -61,9 +61,9 @@ def score(state: State) -> tuple[dict, Outcome]:
     sheet = []
     for seat, player in enumerate(state["players"]):
         collected = player["collected"]
-        cards = len(collected) if count_scratch else sum(not C.is_scratch(card) for card in collected)
+        cards = len(collected) if count_scratch else sum(not is_scratch(card) for card in collected)
         fleas = player["fleas"]
-        points = C.flea_points(fleas)
+        points = flea_points(fleas)
         sheet.append({"player": seat, "cards": cards, "fleas": fleas, "flea_points": points,
                       "total": cards + points})
     scores = {"players": sheet}

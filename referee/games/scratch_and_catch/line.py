@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.games.scratch_and_catch import cards as C
+from referee.games.scratch_and_catch.cards import card_value
 
 
 class Placed(NamedTuple):
@@ -24,7 +24,7 @@ class Placed(NamedTuple):
 def place_card(line: list[dict], card: str) -> Placed:
     """Put ``card`` on ``line`` in value order (changes ``line``; a pile it joins gets a new list
     of cards, since copies of a state share the old one)."""
-    value = C.card_value(card)
+    value = card_value(card)
     for index, pile in enumerate(line):
         if pile["value"] == value:
             pile["cards"] = [*pile["cards"], card]

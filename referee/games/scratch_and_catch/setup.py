@@ -14,7 +14,18 @@ from typing import Any, NamedTuple
 from referee.engine.core import InvalidOptions, State
 from referee.engine.places import unknown_id
 from referee.engine.rng import Rng
-from referee.games.scratch_and_catch import cards as C
+from referee.games.scratch_and_catch.cards import (
+    DEFAULT_CAT_COUNTS,
+    DEFAULT_SCRATCH_COUNTS,
+    HAND_SIZE,
+    LINE_AT_SETUP,
+    STARTING_FLEAS,
+    card_value,
+    deck_ids,
+    is_scratch,
+    kind_counts,
+    kind_of,
+)
 from referee.games.scratch_and_catch.line import place_card
 
 GAME_ID = "scratch-and-catch"
@@ -47,7 +58,7 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None, for_setup
     must be large enough to deal only at setup (hand-recorded positions may use a small deck)."""
     options = dict(options or {})
     errors: list[tuple[str, str]] = []
-    if not isinstance(players, int) or isinstance(players, bool) or players not in C.STARTING_FLEAS:
+    if not isinstance(players, int) or isinstance(players, bool) or players not in STARTING_FLEAS:
         errors.append(("/players", "Scratch & Catch is played by 2 to 6 players"))
     chance = options.get("chance", "seeded")
     if chance not in CHANCE_MODES:
@@ -56,15 +67,15 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None, for_setup
     if not isinstance(deck, dict):
         errors.append(("/options/deck", "must be an object of counts (cat, scratch)"))
         deck = {}
-    cat = deck.get("cat", list(C.DEFAULT_CAT_COUNTS))
-    scratch = deck.get("scratch", list(C.DEFAULT_SCRATCH_COUNTS))
+    cat = deck.get("cat", list(DEFAULT_CAT_COUNTS))
+    scratch = deck.get("scratch", list(DEFAULT_SCRATCH_COUNTS))
     for name, counts in (("cat", cat), ("scratch", scratch)):
         if (not isinstance(counts, list) or len(counts) != 10
                 or any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 99 for n in counts)):
             errors.append((f"/options/deck/{name}", "must list 10 counts (numbers 1 to 10), each 0 to 99"))
     if for_setup and not errors and isinstance(players, int):
         total = sum(cat) + sum(scratch)
-        needed = C.HAND_SIZE * players + C.LINE_AT_SETUP
+        needed = HAND_SIZE * players + LINE_AT_SETUP
         if total < needed:
             errors.append(("/options/deck",
                            f"a deck of {total} cards cannot deal {players} hands and the line ({needed} cards)"))
@@ -95,7 +106,7 @@ def options_info() -> dict:
         "chance": {"default": "seeded", "enum": list(CHANCE_MODES),
                    "description": "seeded: the generator deals and draws; table: moves name the cards seen at a "
                                   "physical table"},
-        "deck": {"default": {"cat": list(C.DEFAULT_CAT_COUNTS), "scratch": list(C.DEFAULT_SCRATCH_COUNTS)},
+        "deck": {"default": {"cat": list(DEFAULT_CAT_COUNTS), "scratch": list(DEFAULT_SCRATCH_COUNTS)},
                  "description": "cards of each number 1 to 10 (provisional default: 64 Cat, 12 Scratch)"},
         "scratch_cards_score": {"default": False,
                                 "description": "collected Scratch cards score 1 point like Cat cards (a house "
@@ -119,14 +130,14 @@ def describe_catalogue(options: Mapping[str, Any] | None = None) -> dict:
     full = normalise_options(2, options)
     cat, scratch = deck_of(full)
     return {
-        "provisional": cat == C.DEFAULT_CAT_COUNTS and scratch == C.DEFAULT_SCRATCH_COUNTS,
+        "provisional": cat == DEFAULT_CAT_COUNTS and scratch == DEFAULT_SCRATCH_COUNTS,
         "note": "the rulebook fixes 76 cards (64 Cat, 12 Scratch) numbered 1 to 10, not how many of each number",
         "counts": full["deck"],
-        "cards": [{"id": card, "number": C.card_value(card), "kind": "scratch" if C.is_scratch(card) else "cat"}
-                  for card in C.deck_ids(cat, scratch)],
-        "kinds": [{"kind": kind, "number": C.card_value(kind), "type": "scratch" if C.is_scratch(kind) else "cat",
-                   "count": count} for kind, count in C.kind_counts(cat, scratch).items()],
-        "starting_fleas": {str(k): v for k, v in C.STARTING_FLEAS.items()},
+        "cards": [{"id": card, "number": card_value(card), "kind": "scratch" if is_scratch(card) else "cat"}
+                  for card in deck_ids(cat, scratch)],
+        "kinds": [{"kind": kind, "number": card_value(kind), "type": "scratch" if is_scratch(kind) else "cat",
+                   "count": count} for kind, count in kind_counts(cat, scratch).items()],
+        "starting_fleas": {str(k): v for k, v in STARTING_FLEAS.items()},
     }
 
 
@@ -144,7 +155,7 @@ def new_game(players: int, seed: str, options: Mapping[str, Any] | None = None) 
     With ``chance: table``, ``options.deal`` gives the hands and line seen at the table.
     Returns the first state (shape: rules.py). Raises InvalidOptions."""
     full = normalise_options(players, options)
-    ids = list(C.deck_ids(*deck_of(full)))
+    ids = list(deck_ids(*deck_of(full)))
     rng = Rng(seed)
     deal = (options or {}).get("deal")
     if full.get("hands") == "unseen":
@@ -160,7 +171,7 @@ def new_game(players: int, seed: str, options: Mapping[str, Any] | None = None) 
         "game": GAME_ID,
         "schema_version": SCHEMA_VERSION,
         "options": full,
-        "players": [{"hand": hand, "fleas": C.STARTING_FLEAS[players], "collected": []} for hand in dealt.hands],
+        "players": [{"hand": hand, "fleas": STARTING_FLEAS[players], "collected": []} for hand in dealt.hands],
         "line": line,
         "draw_pile": dealt.draw_pile,
         "turn": {"player": 0, "step": "first"},
@@ -174,10 +185,10 @@ def _seeded_deal(players: int, full: dict, ids: list[str], rng: Rng) -> Deal:
     """The generator's deal: hands round robin from seat 0, then the line, then the pile
     (kept sorted with table chance, whose pile order is unknown)."""
     rng.shuffle(ids)
-    dealt = C.HAND_SIZE * players
+    dealt = HAND_SIZE * players
     hands = [ids[seat:dealt:players] for seat in range(players)]
-    line = ids[dealt:dealt + C.LINE_AT_SETUP]
-    pile = ids[dealt + C.LINE_AT_SETUP:]
+    line = ids[dealt:dealt + LINE_AT_SETUP]
+    pile = ids[dealt + LINE_AT_SETUP:]
     if full["chance"] == "table":
         pile.sort()
     return Deal(hands, line, pile)
@@ -188,20 +199,20 @@ def _unseen_deal(players: int, full: dict, ids: list[str], deal: Any, rng: Rng) 
     the generator's), the rest of the deck unseen in the draw pile. Raises InvalidOptions."""
     if deal is None:
         rng.shuffle(ids)
-        dealt = C.HAND_SIZE * players
-        line = [C.kind_of(card) for card in ids[dealt:dealt + C.LINE_AT_SETUP]]
+        dealt = HAND_SIZE * players
+        line = [kind_of(card) for card in ids[dealt:dealt + LINE_AT_SETUP]]
     else:
         if not isinstance(deal, dict) or "hands" in deal or not isinstance(deal.get("line"), list):
             raise InvalidOptions([("/options/deal", ("with unseen hands the deal names only the line: "
                                                     "{line: [4 card kinds]}"))])
         line = deal["line"]
-        counts = C.kind_counts(*deck_of(full))
+        counts = kind_counts(*deck_of(full))
         errors: list[tuple[str, str]] = []
-        if len(line) != C.LINE_AT_SETUP:
-            errors.append(("/options/deal/line", f"must hold {C.LINE_AT_SETUP} cards"))
+        if len(line) != LINE_AT_SETUP:
+            errors.append(("/options/deal/line", f"must hold {LINE_AT_SETUP} cards"))
         used: dict[str, int] = {}
         for i, card in enumerate(line):
-            kind = C.kind_of(card) if isinstance(card, str) else None
+            kind = kind_of(card) if isinstance(card, str) else None
             if kind not in counts:
                 errors.append((f"/options/deal/line/{i}", f"the deck has no card {card!r}"))
                 continue
@@ -210,9 +221,9 @@ def _unseen_deal(players: int, full: dict, ids: list[str], deal: Any, rng: Rng) 
                 errors.append((f"/options/deal/line/{i}", f"the deck has {counts[kind]} {kind} only"))
         if errors:
             raise InvalidOptions(errors)
-        line = [C.kind_of(card) for card in line]
-    rest = len(ids) - C.HAND_SIZE * players - C.LINE_AT_SETUP
-    return Deal([[None] * C.HAND_SIZE for _ in range(players)], line, [None] * rest)
+        line = [kind_of(card) for card in line]
+    rest = len(ids) - HAND_SIZE * players - LINE_AT_SETUP
+    return Deal([[None] * HAND_SIZE for _ in range(players)], line, [None] * rest)
 
 
 def _table_deal(players: int, full: dict, ids: list[str], deal: Any) -> Deal:
@@ -227,8 +238,8 @@ def _table_deal(players: int, full: dict, ids: list[str], deal: Any) -> Deal:
     if len(hands) != players:
         errors.append(("/options/deal/hands", f"needs one hand per player ({players})"))
     known, seen = set(ids), set()
-    places = [(f"/options/deal/hands/{i}", hand, C.HAND_SIZE) for i, hand in enumerate(hands)]
-    places.append(("/options/deal/line", line, C.LINE_AT_SETUP))
+    places = [(f"/options/deal/hands/{i}", hand, HAND_SIZE) for i, hand in enumerate(hands)]
+    places.append(("/options/deal/line", line, LINE_AT_SETUP))
     for where, cards, size in places:
         if not isinstance(cards, list) or len(cards) != size:
             errors.append((where, f"must hold {size} card ids"))

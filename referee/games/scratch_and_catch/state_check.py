@@ -16,14 +16,22 @@ from typing import Any, NamedTuple
 from referee.engine.core import InvalidOptions, InvalidState, State
 from referee.engine.memo import options_memo
 from referee.engine.places import claim_place
-from referee.games.scratch_and_catch import cards as C
+from referee.games.scratch_and_catch.cards import (
+    HAND_SIZE,
+    NUMBERS,
+    card_value,
+    deck_ids,
+    deck_set,
+    kind_counts,
+    kind_of,
+)
 from referee.games.scratch_and_catch.setup import GAME_ID, SCHEMA_VERSION, deck_of, normalise_options
 
 # A state's fleas are judged up to this many per player (a move may then add a few: the answer's
 # states are not bounded by it).
 MAX_FLEAS = 10_000
 
-_PILE_VALUES = frozenset(C.NUMBERS)  # the numbers a pile of the line may have
+_PILE_VALUES = frozenset(NUMBERS)  # the numbers a pile of the line may have
 
 Errors = list[tuple[str, str]]   # (JSON pointer into the state, detail)
 
@@ -49,9 +57,9 @@ def table_facts(players: int, options: Mapping[str, Any]) -> TableFacts:
     if full["chance"] != options.get("chance") or given != set(full):
         errors.append(("/options", "a state carries every option explicitly"))
     deck = deck_of(full)
-    ids = C.deck_ids(*deck)
-    return TableFacts(full, tuple(errors), C.deck_set(*deck), {card: at for at, card in enumerate(ids)},
-                      tuple(C.card_value(card) for card in ids), C.kind_counts(*deck))
+    ids = deck_ids(*deck)
+    return TableFacts(full, tuple(errors), deck_set(*deck), {card: at for at, card in enumerate(ids)},
+                      tuple(card_value(card) for card in ids), kind_counts(*deck))
 
 
 # The state check reads a state's options on every move; states of one table share them.
@@ -106,9 +114,9 @@ def _turn_errors(state: State, full: dict, turn: dict, final: dict | None) -> Er
     # the pile (the turn ends, or passes, instead).
     hand, pile = players[acting]["hand"], state["draw_pile"]
     if turn["step"] == "refill":
-        if not pile or len(hand) >= C.HAND_SIZE:
+        if not pile or len(hand) >= HAND_SIZE:
             errors.append(("/turn/step", (f"a refill step lasts while the draw pile has cards and the hand "
-                                         f"holds fewer than {C.HAND_SIZE}")))
+                                         f"holds fewer than {HAND_SIZE}")))
     elif not hand and not pile:
         errors.append(("/turn/player", ("the player to act has no card in hand and the draw pile is empty: "
                                        "that turn ends or passes (End of the Game)")))
@@ -116,9 +124,9 @@ def _turn_errors(state: State, full: dict, turn: dict, final: dict | None) -> Er
         # Each turn ends with the refill to 4 cards, and a player who cannot refill ends the
         # game: until then, every player but the one to act holds 4 cards.
         for seat, player in enumerate(players):
-            if len(player["hand"]) != C.HAND_SIZE and seat != acting:
+            if len(player["hand"]) != HAND_SIZE and seat != acting:
                 errors.append((f"/players/{seat}/hand", (f"before the final turns, every player but the one "
-                                                        f"to act holds {C.HAND_SIZE} cards (each turn ends with "
+                                                        f"to act holds {HAND_SIZE} cards (each turn ends with "
                                                         f"the refill)")))
     return errors
 
@@ -176,7 +184,7 @@ def cards_in_place(players: list, line: list, draw_pile: list, position: dict[st
     size = len(draw_pile)
     for player in players:
         hand, collected = player["hand"], player["collected"]
-        if len(hand) > C.HAND_SIZE or not 0 <= player["fleas"] <= MAX_FLEAS:
+        if len(hand) > HAND_SIZE or not 0 <= player["fleas"] <= MAX_FLEAS:
             return False
         if not (_take(hand, position, seen) and _take(collected, position, seen)):
             return False
@@ -221,8 +229,8 @@ def _seat_errors(players: list) -> Errors:
     """Hands within their size, fleas from 0 to MAX_FLEAS (the state check, both hand modes)."""
     errors: Errors = []
     for seat, player in enumerate(players):
-        if len(player["hand"]) > C.HAND_SIZE:
-            errors.append((f"/players/{seat}/hand", f"a hand holds at most {C.HAND_SIZE} cards"))
+        if len(player["hand"]) > HAND_SIZE:
+            errors.append((f"/players/{seat}/hand", f"a hand holds at most {HAND_SIZE} cards"))
         if player["fleas"] < 0:
             errors.append((f"/players/{seat}/fleas", "fleas cannot be negative"))
         elif player["fleas"] > MAX_FLEAS:
@@ -245,7 +253,7 @@ def _line_errors(line: list, claim: Callable[[Any, str], None], names: Collectio
             errors.append((f"/line/{p}/cards", "a pile on the line holds at least one card"))
         for i, card in enumerate(pile["cards"]):
             claim(card, f"/line/{p}/cards/{i}")
-            if card in names and C.card_value(card) != value:
+            if card in names and card_value(card) != value:
                 errors.append((f"/line/{p}/cards/{i}", f"card {card} does not have value {value}"))
     return errors
 
@@ -264,8 +272,8 @@ def _unseen_places(state: State, counts: Mapping[str, int]) -> Errors:
         if card is None:
             errors.append((pointer, "a face-up card is named by its kind (e.g. C5), never null"))
         elif card not in counts:
-            detail = (f"with unseen hands cards are named by kind ({C.kind_of(card)}), not id"
-                      if C.kind_of(card) in counts else f"the deck has no card {card!r}")
+            detail = (f"with unseen hands cards are named by kind ({kind_of(card)}), not id"
+                      if kind_of(card) in counts else f"the deck has no card {card!r}")
             errors.append((pointer, detail))
         else:
             named[card] = named.get(card, 0) + 1

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from referee.engine.core import Illegal, State, Violation
-from referee.games.scratch_and_catch import cards as C
+from referee.games.scratch_and_catch.cards import HAND_SIZE, card_value, deck_set, is_scratch, kind_counts, kind_of
 from referee.games.scratch_and_catch.end import end_turn
 from referee.games.scratch_and_catch.line import pile_size, place_card, sequence_length, take_adjacent
 from referee.games.scratch_and_catch.messages import rule_violation
@@ -104,7 +104,7 @@ def _face_up(state: State) -> dict[str, FaceUp]:
 def _unseen_kinds(state: State) -> list[str]:
     """Unseen hands: the kinds a hidden card may still be, in catalogue order."""
     face_up = _face_up(state)
-    return [kind for kind, count in C.kind_counts(*deck_of(state["options"])).items()
+    return [kind for kind, count in kind_counts(*deck_of(state["options"])).items()
             if sum(face_up.get(kind, (0, 0))) < count]
 
 
@@ -119,8 +119,8 @@ def _unseen_card(state: State, move: Move) -> str:
     if card is None:
         raise Illegal(rule_violation("CARD_REQUIRED") if source != "hand"
                       else rule_violation("CARD_NOT_IN_HAND", card=card))
-    kind = C.kind_of(card)
-    count = C.kind_counts(*deck_of(state["options"])).get(kind, 0)
+    kind = kind_of(card)
+    count = kind_counts(*deck_of(state["options"])).get(kind, 0)
     if count == 0:
         raise Illegal(rule_violation("CARD_NOT_IN_DECK", kind=kind))
     line, collected = _face_up(state).get(kind, FaceUp(0, 0))
@@ -134,7 +134,7 @@ def _unknown_or_elsewhere(state: State, card: Any, absent: str = "CARD_NOT_IN_PI
     UNKNOWN_CARD when the deck has no such card (as the stateless check says "unknown card
     id"), else ``absent`` (CARD_NOT_IN_PILE or CARD_NOT_IN_HAND), which does not say where the
     card is."""
-    if card is not None and card not in C.deck_set(*deck_of(state["options"])):
+    if card is not None and card not in deck_set(*deck_of(state["options"])):
         return rule_violation("UNKNOWN_CARD", card=card)
     return rule_violation(absent, card=card)
 
@@ -247,7 +247,7 @@ def _play(state: State, move: Move) -> tuple[State, Events]:
             return new, events
         # A final turn with a single card left: the turn ends after it (rules notes).
         return end_turn(new, events)
-    value = C.card_value(card)
+    value = card_value(card)
     if placed.stacked:
         taken = take_adjacent(line, placed, value)
         player["collected"].extend(taken)
@@ -258,7 +258,7 @@ def _play(state: State, move: Move) -> tuple[State, Events]:
             discarded = min(length, player["fleas"])
             player["fleas"] -= discarded
             events.append({"type": "sequence", "player": seat, "length": length, "fleas_discarded": discarded})
-    if C.is_scratch(card):
+    if is_scratch(card):
         # Scratch Cards: each other player takes a flea per card of the Scratch card's pile.
         fleas = pile_size(line, value)
         others = [other for other in range(len(new["players"])) if other != seat]
@@ -275,11 +275,11 @@ def _refill(state: State, events: Events) -> tuple[State, Events]:
     hand = state["players"][seat]["hand"]
     pile = state["draw_pile"]
     if state["options"]["chance"] == "table" and not hands_unseen(state):
-        if len(hand) < C.HAND_SIZE and pile:
+        if len(hand) < HAND_SIZE and pile:
             state["turn"]["step"] = "refill"
             return state, events
         return end_turn(state, events)
-    count = min(C.HAND_SIZE - len(hand), len(pile))
+    count = min(HAND_SIZE - len(hand), len(pile))
     if count > 0:
         hand.extend(pile[:count])
         del pile[:count]
@@ -299,6 +299,6 @@ def _draw(state: State, move: Move) -> tuple[State, Events]:
     new["draw_pile"].remove(card)
     new["players"][seat]["hand"].append(card)
     events: Events = [{"type": "cards_drawn", "player": seat, "count": 1}]
-    if len(new["players"][seat]["hand"]) < C.HAND_SIZE and new["draw_pile"]:
+    if len(new["players"][seat]["hand"]) < HAND_SIZE and new["draw_pile"]:
         return new, events
     return end_turn(new, events)
