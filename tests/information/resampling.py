@@ -23,7 +23,8 @@ import random
 from typing import Any, Iterable
 
 from referee.games.call_of_katulhu import cards as K
-from referee.games.call_of_katulhu.rules import _placements, catalogue_of
+from referee.games.call_of_katulhu.deal import catalogue_of
+from referee.games.call_of_katulhu.gameplay import placements
 from referee.games.catatac import cards as C
 
 
@@ -141,7 +142,7 @@ def _resample_choices(state: dict, log: list[dict], reader: int | None, rnd: ran
         if seat == reader:
             continue
         if player["placement"] is not None:
-            placement = list(rnd.choice(_placements(tuple(toys), tuple(player["must_play"]))))
+            placement = list(rnd.choice(placements(tuple(toys), tuple(player["must_play"]))))
             player["placement"] = placement
             player["hand"] = [toy for toy in toys if toy not in placement]
             entry = _last_entry(log, "place", seat)

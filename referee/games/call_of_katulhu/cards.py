@@ -1,4 +1,4 @@
-"""Call of Katulhu card data: the default catalogue, and the check of a caller's catalogue.
+"""Call of Katulhu card data (rulebook sections Components, Gameplay, Scoring): the catalogue and its check.
 
 The rulebook (shared/rulebooks/call-of-katulhu.en.txt) fixes 2 decks of 6 toy cards and a deck
 of 32 cat cards in 5 colours, but publishes neither the toys, nor which toy beats which (the
@@ -19,30 +19,29 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, Callable, Final, Mapping
+from typing import Any, NamedTuple
 
-BASIC_COLOURS: Final = ("blue", "red", "yellow")
-ADVANCED_COLOURS: Final = ("white", "black")
-COLOURS: Final = BASIC_COLOURS + ADVANCED_COLOURS
+BASIC_COLOURS = ("blue", "red", "yellow")
+ADVANCED_COLOURS = ("white", "black")
+COLOURS = BASIC_COLOURS + ADVANCED_COLOURS
 
-TOYS_PER_DECK: Final = 6        # Components: (2) decks of 6 toy cards each
-# (Not Final: as the literal 4, it would make a placement a tuple of four strings to the
-# compiled engine, which would then refuse a hand holding anything else, unlike the sources.)
+TOYS_PER_DECK = 6               # Components: (2) decks of 6 toy cards each
 SLOTS = 4                       # Gameplay: 4 slots, filled left to right
-TABLE_SIZE: Final = 5           # Setup: 5 cats face up
-CAT_DECK_SIZE = 32       # Components: (1) deck of 32 cat cards
-CATS_TO_END: Final = 7          # Gameplay: the first player to collect 7 cats ends the game
-STALL_ROUNDS: Final = 2         # Gameplay: 2 rounds without any cat removed
-MAX_CATS = 128           # a bound for a caller's catalogue: it is in every state (referee/limits.py)
+TABLE_SIZE = 5                  # Setup: 5 cats face up
+CAT_DECK_SIZE = 32              # Components: (1) deck of 32 cat cards
+CATS_TO_END = 7                 # Gameplay: the first player to collect 7 cats ends the game
+STALL_ROUNDS = 2                # Gameplay: 2 rounds without any cat removed
+MAX_CATS = 128                  # a bound for a caller's catalogue: it is in every state (referee/limits.py)
 MAX_ID_LENGTH = 40
 # Toy and cat ids: a letter or digit, then letters, digits and . _ : - (at most 40 characters).
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$"
 _ID = re.compile(ID_PATTERN)
 
-DECK_COLOURS: Final = ("blue", "red")   # Setup: seat 0 takes the blue deck, seat 1 the red deck
+DECK_COLOURS = ("blue", "red")   # Setup: seat 0 takes the blue deck, seat 1 the red deck
 
 PROVISIONAL_NOTE = ("provisional: the Call of Katulhu rulebook does not publish its reference card "
                     "(toys and which toy beats which) or its 32 cat cards; a caller may supply its own "
@@ -97,40 +96,59 @@ DEFAULT_CATALOGUE: dict = {
 }
 
 
+class CatCard(NamedTuple):
+    """A cat card as printed: its colour, and the toy each of its 4 slots shows (None: an open slot)."""
+
+    colour: str
+    slots: tuple[str | None, ...]
+
+
+class ShownToys(NamedTuple):
+    """The toys a cat shows, for matching: ``pick`` takes the cat's shown slots from 4 slots
+    (itemgetter: a single item for one shown slot, a tuple for several), ``toys`` is what the
+    cat shows there, in the same shape."""
+
+    pick: Callable[[Any], Any]
+    toys: Any
+
+    def attracted_by(self, kept: list) -> bool:
+        """Whether toys ``kept`` (4 slots, None where a toy was removed) attract the cat:
+        the toy in every slot it shows matches (rulebook, Gameplay)."""
+        return self.pick(kept) == self.toys
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """A checked catalogue, ready for the rules.
 
     ``toys``: the 6 toy ids in catalogue order; ``beats``: set of (winner, loser) pairs;
-    ``cats``: id -> (colour, 4 slots, None for an open slot); ``cat_ids``: ids in catalogue
-    order; ``data``: the canonical JSON form (the one kept in a state's options); ``shown``:
-    id -> (a getter of the cat's shown slots from 4 slots, the toys it shows there), so that
-    ``getter(kept) == toys`` says whether toys ``kept`` attract it.
+    ``cats``: id -> its :class:`CatCard`; ``cat_ids``: ids in catalogue order; ``data``: the
+    canonical JSON form (the one kept in a state's options); ``shown``: id -> the
+    :class:`ShownToys` that tell which toys attract it.
     """
 
     toys: tuple[str, ...]
     toy_set: frozenset[str]
     beats: frozenset[tuple[str, str]]
-    cats: Mapping[str, tuple[str, tuple[str | None, ...]]]
+    cats: Mapping[str, CatCard]
     cat_ids: tuple[str, ...]
     cat_set: frozenset[str]
     data: dict
-    shown: Mapping[str, tuple[Callable[[Any], Any], Any]] = field(init=False, repr=False, compare=False)
+    shown: Mapping[str, ShownToys] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shown", {cat: _shown_slots(slots) for cat, (_, slots) in self.cats.items()})
+        object.__setattr__(self, "shown", {cat: _shown_slots(card.slots) for cat, card in self.cats.items()})
 
     def colour(self, cat: str) -> str:
         """The colour of cat ``cat``."""
-        return self.cats[cat][0]
+        return self.cats[cat].colour
 
 
-def _shown_slots(slots: tuple[str | None, ...]) -> tuple[Callable[[Any], Any], Any]:
-    """(getter, toys) of a cat's shown slots (a cat shows at least one toy): itemgetter gives
-    a single item for one index and a tuple for several, and ``toys`` has the same shape."""
+def _shown_slots(slots: tuple[str | None, ...]) -> ShownToys:
+    """The shown slots of a cat (a cat shows at least one toy)."""
     places = [index for index, toy in enumerate(slots) if toy is not None]
-    getter = itemgetter(*places)
-    return getter, getter(slots)
+    pick = itemgetter(*places)
+    return ShownToys(pick, pick(slots))
 
 
 class CatalogueError(ValueError):
@@ -169,7 +187,8 @@ def check_catalogue(data: Any) -> Catalogue:
     toys = data.get("toys")
     if (not isinstance(toys, list) or len(toys) != TOYS_PER_DECK
             or not all(_is_id(t) for t in toys)):
-        raise CatalogueError(errors + [("/toys", f"must list {TOYS_PER_DECK} toy ids (letters, digits and . _ : -, at most {MAX_ID_LENGTH} characters)")])
+        raise CatalogueError(errors + [("/toys", (f"must list {TOYS_PER_DECK} toy ids (letters, digits and . _ : -, "
+                                                  f"at most {MAX_ID_LENGTH} characters)"))])
     if len(set(toys)) != len(toys):
         raise CatalogueError(errors + [("/toys", "each toy is listed once")])
     toy_set = frozenset(toys)
@@ -201,7 +220,7 @@ def check_catalogue(data: Any) -> Catalogue:
             errors.append((f"/beats/{winner}", f"{winner} and {loser} cannot beat each other"))
 
     cats_in = data.get("cats")
-    cats: dict[str, tuple[str, tuple[str | None, ...]]] = {}
+    cats: dict[str, CatCard] = {}
     cat_ids: list[str] = []
     canonical_cats: list[dict] = []
     if not isinstance(cats_in, list):
@@ -214,9 +233,9 @@ def check_catalogue(data: Any) -> Catalogue:
             continue
         for key in sorted(set(cat) - {"id", "colour", "slots"}):
             errors.append((f"{where}/{key}", "unknown field"))
-        cat_id: Any = cat.get("id")
-        colour: Any = cat.get("colour")
-        slots: Any = cat.get("slots")
+        cat_id = cat.get("id")
+        colour = cat.get("colour")
+        slots = cat.get("slots")
         good = True
         if not _is_id(cat_id):
             errors.append((f"{where}/id", f"must be letters, digits and . _ : -, at most {MAX_ID_LENGTH} characters"))
@@ -239,22 +258,25 @@ def check_catalogue(data: Any) -> Catalogue:
                     errors.append((f"{where}/slots/{s}", f"unknown toy {toy!r}"))
                     good = False
                 elif toy in shown:
-                    errors.append((f"{where}/slots/{s}", f"toy {toy} is shown twice; a player places 4 different toys, so no one could attract this cat"))
+                    errors.append((f"{where}/slots/{s}", (f"toy {toy} is shown twice; a player places 4 different "
+                                                          "toys, so no one could attract this cat")))
                     good = False
                 shown.append(toy)
             if not shown:
                 errors.append((f"{where}/slots", "a cat shows at least one toy"))
                 good = False
         if good:
-            cats[cat_id] = (colour, tuple(slots))
+            cats[cat_id] = CatCard(colour, tuple(slots))
             cat_ids.append(cat_id)
             canonical_cats.append({"id": cat_id, "colour": colour, "slots": list(slots)})
 
     count = data.get("cat_count", CAT_DECK_SIZE)
     if not _is_int(count) or not TABLE_SIZE <= count <= MAX_CATS:
-        errors.append(("/cat_count", f"must be a whole number from {TABLE_SIZE} (the cats on the table) to {MAX_CATS}"))
+        errors.append(("/cat_count", (f"must be a whole number from {TABLE_SIZE} (the cats on the table) to "
+                                      f"{MAX_CATS}")))
     elif isinstance(data.get("cats"), list) and len(data["cats"]) != count:
-        errors.append(("/cats", f"lists {len(data['cats'])} cats, but the catalogue has {count} (set cat_count to play with another number)"))
+        errors.append(("/cats", (f"lists {len(data['cats'])} cats, but the catalogue has {count} (set cat_count "
+                                 "to play with another number)")))
     if errors:
         raise CatalogueError(errors)
     canonical = {
@@ -294,7 +316,7 @@ def load_catalogue(data: Any) -> Catalogue:
     return compiled
 
 
-DEFAULT: Final = check_catalogue(DEFAULT_CATALOGUE)
+DEFAULT = check_catalogue(DEFAULT_CATALOGUE)
 
 
 def set_points(colour: str, size: int) -> int:

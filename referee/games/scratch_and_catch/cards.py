@@ -1,28 +1,27 @@
-"""Scratch & Catch card data: the default deck and card ids.
+"""Scratch & Catch card data (rulebook sections Components, Setup, End of the Game): the deck, card ids, fleas.
 
 Card ids are ``C<number>-<copy>`` for Cat cards and ``S<number>-<copy>`` for Scratch cards,
 copies counted from 1 (``C5-1``, ``S10-2``). A card's kind is what is printed on it, the id
 without its copy (``C5``: a Cat 5; ``S10``: a Scratch 10): copies of one kind are identical, and
-with unseen hands (``options.hands: "unseen"``) cards are named by kind only. The default composition is the provisional one of
-``shared/games/scratch-and-catch-deck.md``; the rulebook only fixes 76 cards numbered 1 to 10,
-64 Cat and 12 Scratch.
+with unseen hands (``options.hands: "unseen"``) cards are named by kind only. The default
+composition is the provisional one of ``shared/games/scratch-and-catch-deck.md``; the rulebook
+(Components) only fixes 76 cards numbered 1 to 10, 64 Cat and 12 Scratch.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Final
 
-NUMBERS: Final = range(1, 11)
+NUMBERS = range(1, 11)
 
-DEFAULT_CAT_COUNTS: Final = (5, 6, 7, 7, 7, 7, 7, 7, 6, 5)
-DEFAULT_SCRATCH_COUNTS: Final = (1, 1, 1, 1, 2, 2, 1, 1, 1, 1)
+DEFAULT_CAT_COUNTS = (5, 6, 7, 7, 7, 7, 7, 7, 6, 5)
+DEFAULT_SCRATCH_COUNTS = (1, 1, 1, 1, 2, 2, 1, 1, 1, 1)
 
 # Rulebook, Setup: starting fleas by player count.
-STARTING_FLEAS: Final = {2: 22, 3: 20, 4: 18, 5: 16, 6: 15}
+STARTING_FLEAS = {2: 22, 3: 20, 4: 18, 5: 16, 6: 15}
 
-HAND_SIZE: Final = 4
-LINE_AT_SETUP: Final = 4
+HAND_SIZE = 4
+LINE_AT_SETUP = 4
 
 # Rulebook, End of the Game: (lowest flea count of the band, points), highest band first.
 FLEA_POINTS = ((26, -12), (21, -8), (16, -4), (11, 0), (6, 6), (1, 12), (0, 15))

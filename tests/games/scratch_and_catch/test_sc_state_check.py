@@ -6,14 +6,15 @@ line's piles in ascending values, a hand of at most 4 cards)."""
 import copy
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.engine.core import InvalidState
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch import cards as C
-from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place, _table_facts
-from tests.support.misplaced import corrupted_position
+from referee.games.scratch_and_catch.state_check import MAX_FLEAS, card_place_errors, cards_in_place, table_facts
 from tests.games.scratch_and_catch.sc_helpers import build
+from tests.support.misplaced import corrupted_position
 
 
 def _places(state):
@@ -82,9 +83,9 @@ def _corrupted_positions(draw):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=_corrupted_positions())
 def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing(state):
-    facts = _table_facts(len(state["players"]), state["options"])
-    detailed = _card_place_errors(state, facts.known)
-    assert _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position,
+    facts = table_facts(len(state["players"]), state["options"])
+    detailed = card_place_errors(state, facts.known)
+    assert cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position,
                            facts.values) == (not detailed)
     if detailed:
         with pytest.raises(InvalidState) as raised:
@@ -95,11 +96,11 @@ def test_the_set_first_check_passes_exactly_when_the_detailed_pass_finds_nothing
 def test_each_kind_of_misplaced_card_is_refused_by_both_passes():
     """Cases worked out from the rules: each breaks one of them, and both passes say so."""
     base = GAME.setup(3, "check", {})
-    facts = _table_facts(3, base["options"])
+    facts = table_facts(3, base["options"])
 
     def both(state):
-        fast = _cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position, facts.values)
-        return fast, [pointer for pointer, _detail in _card_place_errors(state, facts.known)]
+        fast = cards_in_place(state["players"], state["line"], state["draw_pile"], facts.position, facts.values)
+        return fast, [pointer for pointer, _detail in card_place_errors(state, facts.known)]
 
     assert both(base) == (True, [])
     twice = copy.deepcopy(base)
