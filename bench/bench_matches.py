@@ -49,8 +49,8 @@ import multiprocessing
 import os
 import re
 import shutil
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import servers  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 MATCH_AIM = 0.8

@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import servers  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 GAME_ID = "call-of-katulhu"

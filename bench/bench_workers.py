@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_stateless import WRK_SCRIPT, _free_port, _wrk, sample_positions  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 HEAD = (b"POST /v1/games/scratch-and-catch/adjudicate HTTP/1.1\r\nHost: bench\r\n"

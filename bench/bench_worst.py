@@ -34,9 +34,9 @@ import servers  # noqa: E402
 
 from referee.app import create_app  # noqa: E402
 from referee.games import GAMES  # noqa: E402
-from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK  # noqa: E402
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS, MAX_ID_LENGTH  # noqa: E402
 from referee.games.scratch_and_catch.schema import MAX_COPIES  # noqa: E402
+from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK  # noqa: E402
 
 
 def long_id(prefix: str, number: int) -> str:

@@ -27,8 +27,8 @@ from __future__ import annotations
 import argparse
 import atexit
 import io
-import os
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -49,6 +49,7 @@ def measure(requests: int, only: str | None = None) -> dict:
     """Microseconds of CPU per adjudicate request, per game (``only``: that game), in this
     process's code."""
     from bench_stateless import sample_positions
+
     from referee.app import create_app
     from referee.games import GAMES
 

@@ -21,13 +21,12 @@ from importlib import import_module
 import click
 from marshmallow import ValidationError
 
-from referee.service import stateless
+from referee.games import GAMES, PACKAGES
 from referee.json_text import NumberTooLong, TooManyContainers, ascii_digits, dumps, strict_loads
 from referee.schemas.bodies import game_schemas
 from referee.schemas.pointers import pointer_errors
+from referee.service import stateless
 from referee.service.errors import Refused, problem_body
-from referee.games import GAMES, PACKAGES
-
 
 DEFAULT_BIND = "127.0.0.1:8000"  # as referee/gunicorn_conf.py
 

@@ -11,9 +11,9 @@ from types import ModuleType
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.compiled import FastEnvelope, FastNested
 from referee.games.common_schema import OneOfSchemas, StrictBoolean
 from referee.limits import MAX_REPLAY_MOVES
+from referee.schemas.compiled import FastEnvelope, FastNested
 
 
 class ProblemFieldError(Schema):

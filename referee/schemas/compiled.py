@@ -16,12 +16,21 @@ from __future__ import annotations
 from functools import lru_cache
 
 import jsonschema_rs
-from flask import g, has_request_context
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import g, has_request_context
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 
-from referee.games.common_schema import CheckedSchema, FullMatch, IdList, IntList, MaxKeys, MemberDict, OneOfSchemas, StrictBoolean
+from referee.games.common_schema import (
+    CheckedSchema,
+    FullMatch,
+    IdList,
+    IntList,
+    MaxKeys,
+    MemberDict,
+    OneOfSchemas,
+    StrictBoolean,
+)
 from referee.limits import MAX_PROBLEM_ERRORS
 
 _PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, MemberDict, IdList,

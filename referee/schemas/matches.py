@@ -12,11 +12,11 @@ from importlib import import_module
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.compiled import FastEnvelope
-from referee.json_text import ascii_digits
-from referee.schemas.bodies import Event, OutcomeOut, ViolationOut, prefix_of
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
+from referee.json_text import ascii_digits
+from referee.schemas.bodies import Event, OutcomeOut, ViolationOut, prefix_of
+from referee.schemas.compiled import FastEnvelope
 
 _GAME_SCHEMAS = {game_id: import_module(f"referee.games.{PACKAGES[game_id]}.schema") for game_id in GAMES}
 

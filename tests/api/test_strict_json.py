@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.json_text import _may_hold_float, strict_loads
 

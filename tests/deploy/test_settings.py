@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from referee.api.ops import live
 from referee.api.body.transport import body_timeout_from_env
+from referee.api.ops import live
 from referee.app import create_app
 from referee.settings import SettingError, number
 from referee.store import store_from_env

@@ -15,7 +15,8 @@ import time
 
 import pytest
 
-from tests.edge.support import DelayProxy, http as call, read_until, start_gunicorn
+from tests.edge.support import DelayProxy, read_until, start_gunicorn
+from tests.edge.support import http as call
 from tests.support.matches_support import RedisServer, have
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")

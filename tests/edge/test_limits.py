@@ -12,12 +12,18 @@ import time
 
 import pytest
 
+from referee.app import create_app
 from referee.games import GAMES
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS
+from referee.limits import (
+    MAX_MATCH_MOVES,
+    MAX_PROBLEM_ERRORS,
+    MAX_REPLAY_MOVES,
+    MAX_REPLAY_STATE_BYTES,
+    MAX_REPLAY_WORK,
+)
 from referee.schemas.pointers import pointer_errors
 from referee.service.errors import problem_body
-from referee.app import create_app
-from referee.limits import MAX_MATCH_MOVES, MAX_PROBLEM_ERRORS, MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 from referee.store.memory import MemoryStore
 from tests.edge.support import http, start_gunicorn, timed_get
 

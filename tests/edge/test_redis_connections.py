@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from tests.edge.support import http as call, read_until, start_gunicorn
+from tests.edge.support import http as call
+from tests.edge.support import read_until, start_gunicorn
 from tests.support.matches_support import have
 
 # Bursts of 300 connections load the machine: run alone, with the other tests under load.

@@ -9,11 +9,11 @@ import time
 import pytest
 import redis
 
-from referee.store.snapshot_cache import DEFAULT_MAX_BYTES, RecentSnapshots, max_bytes_from_env
 from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore
 from referee.store.redis import RedisStore
+from referee.store.snapshot_cache import DEFAULT_MAX_BYTES, RecentSnapshots, max_bytes_from_env
 from tests.support.matches_support import RedisServer
 
 GAME = GAMES["scratch-and-catch"]

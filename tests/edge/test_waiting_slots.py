@@ -9,7 +9,8 @@ import os
 import socket
 import subprocess
 
-from tests.edge.support import http as call, start_gunicorn, timed_get
+from tests.edge.support import http as call
+from tests.edge.support import start_gunicorn, timed_get
 from tests.support.matches_support import ROOT, VENV_BIN
 
 

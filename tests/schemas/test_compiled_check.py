@@ -1,13 +1,14 @@
 """The compiled fast path of FastNested accepts exactly what marshmallow accepts."""
 
 import copy
+from importlib import import_module
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from marshmallow import ValidationError
 
-from referee.schemas.compiled import compiled_validator, schema_checks, _has_float
 from referee.games import GAMES, PACKAGES
-from importlib import import_module
+from referee.schemas.compiled import _has_float, compiled_validator, schema_checks
 from tests.support.pointers import paths
 
 ODD_VALUES = [None, True, False, 0, 1, -1, 1.0, 2.5, "", "x", "C1-1", "S10-2", [], {}, [1], {"a": 1}, 10**20]

@@ -32,14 +32,12 @@ import signal
 import socket
 import threading
 import time
-
 from typing import Callable
 
 from flask import Flask, Request, Response
 from werkzeug.wsgi import get_content_length
 
 from referee import settings
-
 from referee.api.http.problems import body_too_large, problem_response
 
 READ_SIZE = 16 * 1024

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.schemas.pointers import pointer_errors
 from referee.service.errors import STATUS_KINDS as _KINDS
-from referee.service.errors import PointerErrors, Refused, StaleVersion, SeatSecretRequired, problem_body
+from referee.service.errors import PointerErrors, Refused, SeatSecretRequired, StaleVersion, problem_body
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 

@@ -33,8 +33,18 @@ from referee.api.routes.games import json_response, language_of_request
 from referee.engine import information
 from referee.games import GAMES, PACKAGES
 from referee.schemas.compiled import fast_load
-from referee.schemas.matches import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
-                                     MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
+from referee.schemas.matches import (
+    LEGAL_MOVES,
+    Match,
+    MatchCreated,
+    MatchCreateRequest,
+    MatchLog,
+    MatchVerdict,
+    MoveRequest,
+    SeatQuery,
+    SeatRequiredQuery,
+    legal_moves_doc,
+)
 from referee.schemas.pointers import pointer_errors
 from referee.service.errors import InvalidRequest, Refused
 from referee.service.matches import LISTING_ONLY, IfMatch, Matches, Observer, etag, render

@@ -7,10 +7,19 @@ document the contract and reject bodies of the wrong shape.
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from referee.games.common_schema import CheckedSchema, FullMatch, IdList, MaxKeys, MemberDict, PileSize, RngState, StrictBoolean, view_schema
-
 from referee.games.call_of_katulhu.cards import COLOURS, DECK_COLOURS, ID_PATTERN, MAX_CATS, TABLE_SIZE
 from referee.games.call_of_katulhu.rules import CHANCE_MODES, PHASES
+from referee.games.common_schema import (
+    CheckedSchema,
+    FullMatch,
+    IdList,
+    MaxKeys,
+    MemberDict,
+    PileSize,
+    RngState,
+    StrictBoolean,
+    view_schema,
+)
 
 ID_ERROR = "not an id (a letter or digit, then letters, digits and . _ : -, at most 40 characters)"
 ID = FullMatch(ID_PATTERN, error=ID_ERROR)

@@ -7,10 +7,26 @@ document the contract and reject bodies of the wrong shape.
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from referee.games.catatac.cards import (ALL_POINTS_IDS, ALPHA_IDS, BOOSTER_PAW_CARDS, BOOSTERS, CLANS, COIN_FACES,
-                                         DIRECTIONS, SPOTS)
+from referee.games.catatac.cards import (
+    ALL_POINTS_IDS,
+    ALPHA_IDS,
+    BOOSTER_PAW_CARDS,
+    BOOSTERS,
+    CLANS,
+    COIN_FACES,
+    DIRECTIONS,
+    SPOTS,
+)
 from referee.games.catatac.rules import CHANCE_MODES, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES
-from referee.games.common_schema import CheckedSchema, FullMatch, OneOfSchemas, PileSize, RngState, StrictBoolean, view_schema
+from referee.games.common_schema import (
+    CheckedSchema,
+    FullMatch,
+    OneOfSchemas,
+    PileSize,
+    RngState,
+    StrictBoolean,
+    view_schema,
+)
 
 _BOOSTER_PAW_IDS = "|".join(c for cards in BOOSTER_PAW_CARDS.values() for c in cards)
 _ALPHA_IDS = "|".join(ALPHA_IDS)

@@ -6,8 +6,16 @@ Consistency (every card in one place, ordered line, ...) is checked by the pure 
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from referee.games.common_schema import CheckedSchema, FullMatch, IdList, IntList, PileSize, RngState, StrictBoolean, view_schema
-
+from referee.games.common_schema import (
+    CheckedSchema,
+    FullMatch,
+    IdList,
+    IntList,
+    PileSize,
+    RngState,
+    StrictBoolean,
+    view_schema,
+)
 from referee.games.scratch_and_catch.rules import CHANCE_MODES, HANDS_MODES
 
 CARD_PATTERN = r"^[CS](10|[1-9])(-[1-9][0-9]?)?$"

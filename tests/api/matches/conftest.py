@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from tests.support.matches_support import RedisServer, have
 from referee.app import create_app
 from referee.store.memory import MemoryStore
 from referee.store.redis import RedisStore
+from tests.support.matches_support import RedisServer, have
 
 
 @pytest.fixture(scope="session")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tests.api.matches.test_matches_api import bearer, create, full_state, move
-
 from referee.games import GAMES
+from tests.api.matches.test_matches_api import bearer, create, full_state, move
 
 
 def test_a_seat_gets_its_own_legal_moves(mclient):

@@ -15,14 +15,15 @@ import pytest
 import redis
 import yaml
 
+from referee.api.http.problems import ProblemError
 from referee.api.ops import live
 from referee.api.ops.live import WaitingSlots, preferred_wait
-from referee.store import MAX_WAIT_SECONDS
-from referee.api.http.problems import ProblemError
 from referee.app import create_app
 from referee.games import GAMES
+from referee.store import MAX_WAIT_SECONDS
 from referee.store.memory import MemoryStore
-from tests.support.matches_support import Gunicorn, RedisServer, have, http as call
+from tests.support.matches_support import Gunicorn, RedisServer, have
+from tests.support.matches_support import http as call
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
 GAME = GAMES["scratch-and-catch"]

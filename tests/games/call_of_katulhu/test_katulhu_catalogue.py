@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.call_of_katulhu.katulhu_helpers import MECH, N, build, catalogue
 from referee.engine.core import InvalidOptions, InvalidState
 from referee.games.call_of_katulhu import GAME
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE
+from tests.games.call_of_katulhu.katulhu_helpers import MECH, N, build, catalogue
 
 SHARED = Path("/work/shared/games/call-of-katulhu.default-catalogue.json")
 

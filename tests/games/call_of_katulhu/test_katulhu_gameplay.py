@@ -7,11 +7,11 @@ laser > catnip, box; catnip > box, yarn; box > yarn, feather).
 
 import pytest
 
-from tests.games.call_of_katulhu.katulhu_helpers import MECH, N, TOYS, build, catalogue, events_of, place, play_round
 from referee.engine.core import InvalidOptions
 from referee.engine.rng import Rng
 from referee.games.call_of_katulhu import GAME
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE
+from tests.games.call_of_katulhu.katulhu_helpers import MECH, TOYS, N, build, catalogue, events_of, place, play_round
 
 MECH_OPTS = {"catalogue": MECH}
 # The placements of most tests below. Slot 1: yarn beats feather (red's removed); slot 2: box

@@ -4,11 +4,12 @@ import random
 from collections import Counter
 from itertools import permutations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from tests.games.call_of_katulhu.katulhu_helpers import MECH
 from referee.games.call_of_katulhu import GAME
 from referee.games.call_of_katulhu.rules import catalogue_of
+from tests.games.call_of_katulhu.katulhu_helpers import MECH
 
 GAMES_PER_RUN = 500
 MAX_MOVES = 3000

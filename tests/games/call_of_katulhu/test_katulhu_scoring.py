@@ -3,9 +3,9 @@ worked out by hand from the rulebook's examples."""
 
 import pytest
 
-from tests.games.call_of_katulhu.katulhu_helpers import N, build, catalogue
 from referee.games.call_of_katulhu import GAME
 from referee.games.call_of_katulhu.cards import set_points
+from tests.games.call_of_katulhu.katulhu_helpers import N, build, catalogue
 
 COLOURS = ("blue", "red", "yellow", "white", "black")
 # 10 cats of each colour, so that any composition can be held.

@@ -5,7 +5,8 @@ deck, on the table, won or discarded, once), judged against counts written from 
 import copy
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.games.call_of_katulhu import GAME
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.service.stateless import violation_json
 from referee.games.catatac import GAME
+from referee.service.stateless import violation_json
 from tests.games.catatac.catatac_helpers import build, play
 
 NO_BLOCK_CHOICE = ((), ())

@@ -4,7 +4,8 @@ game is somewhere, once), judged against a count of the cards written from the c
 
 from collections import Counter
 
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from referee.engine.core import InvalidOptions
 from referee.games.catatac import GAME

@@ -9,7 +9,6 @@ from referee.games.catatac import GAME
 from referee.games.catatac import cards as C
 from tests.games.catatac.catatac_helpers import bad, build, decline, ok, play
 
-
 # -- Setup ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n", [2, 4, 6])

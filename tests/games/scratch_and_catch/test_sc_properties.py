@@ -2,7 +2,8 @@
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch.cards import deck_ids

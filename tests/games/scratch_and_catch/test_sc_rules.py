@@ -9,7 +9,6 @@ from referee.engine.core import InvalidOptions, InvalidState
 from referee.engine.rng import Rng
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch.cards import deck_ids, flea_points
-
 from tests.games.scratch_and_catch.sc_helpers import build, line_of, play
 
 DEFAULT_DECK = deck_ids((5, 6, 7, 7, 7, 7, 7, 7, 6, 5), (1, 1, 1, 1, 2, 2, 1, 1, 1, 1))

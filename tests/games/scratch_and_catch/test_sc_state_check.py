@@ -6,14 +6,15 @@ line's piles in ascending values, a hand of at most 4 cards)."""
 import copy
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.engine.core import InvalidState
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch import cards as C
 from referee.games.scratch_and_catch.rules import MAX_FLEAS, _card_place_errors, _cards_in_place, _table_facts
-from tests.support.misplaced import corrupted_position
 from tests.games.scratch_and_catch.sc_helpers import build
+from tests.support.misplaced import corrupted_position
 
 
 def _places(state):
