@@ -127,7 +127,8 @@ def main() -> None:
                 server.terminate()
                 server.wait(timeout=15)
     medians = {name: statistics.median(values) for name, values in rounds.items()}
-    print(f"| {args.workers} workers | adjudicate req/s, {args.connections} connections (rounds) | /healthz under 200 trickling clients |")
+    print(f"| {args.workers} workers | adjudicate req/s, {args.connections} connections (rounds) "
+          "| /healthz under 200 trickling clients |")
     print("|---|---|---|")
     for name in servers:
         t = trickle[name]

@@ -119,8 +119,9 @@ def count_instructions(trees: dict[str, Path], folder: Path) -> dict[str, dict[s
 
     counts: dict[str, dict[str, int]] = {}
     for rev, tree in trees.items():
-        counts[rev] = {game_id: (_callgrind_total(tree, folder, game_id, 600) - _callgrind_total(tree, folder, game_id, 100))
-                       // 500 for game_id in [*GAMES, MATCH_MOVE]}
+        counts[rev] = {game_id: (_callgrind_total(tree, folder, game_id, 600)
+                                 - _callgrind_total(tree, folder, game_id, 100)) // 500
+                       for game_id in [*GAMES, MATCH_MOVE]}
     return counts
 
 
@@ -150,7 +151,8 @@ def main() -> None:
             counts = count_instructions(trees, Path(folder))
             first = args.revisions[0]
             games = list(counts[first])
-            print("| revision | " + " | ".join(f"{g}, instructions per request (ratio to {first})" for g in games) + " |")
+            print("| revision | "
+                  + " | ".join(f"{g}, instructions per request (ratio to {first})" for g in games) + " |")
             print("|---" * (len(games) + 1) + "|")
             for rev in args.revisions:
                 print(f"| {rev} | " + " | ".join(f"{counts[rev][g]:,} ({counts[rev][g] / counts[first][g]:.3f})"

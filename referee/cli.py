@@ -109,7 +109,8 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
     game_id = state.get("game") if isinstance(state, dict) else None
     game = GAMES.get(game_id)
     if game is None:
-        _fail(problem_body(422, "the state names no game this referee knows", [("/state/game", f"one of {sorted(GAMES)}")]))
+        _fail(problem_body(422, "the state names no game this referee knows",
+                           [("/state/game", f"one of {sorted(GAMES)}")]))
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
     if kind == "replay":
         schema, raw = schemas.replay_request(), {"state": state, "moves": second, "include_states": include_states}

@@ -33,9 +33,10 @@ from referee.games.common_schema import (
 )
 from referee.limits import MAX_PROBLEM_ERRORS
 
-_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, MemberDict, IdList,
-                 IntList)
-_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch, MaxKeys)
+_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, MemberDict,
+                 IdList, IntList)
+_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch,
+                     MaxKeys)
 
 
 def dict_key_names(self, field: fields.Field, ret=None, **kwargs) -> dict:
@@ -303,7 +304,8 @@ class FastEnvelope(Schema):
         if (fast is not None and type(data) is dict
                 and data.keys() <= fast.keys() and all(name in data for name in required_fields(type(self)))
                 and not (_body_has_float(data) if holds_float is None else holds_float)  # once for the envelope
-                and all(type(value) is dict and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
+                and all(type(value) is dict
+                        and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
                         for name, value in data.items())):
             return dict(data)
         return None
