@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from servers import free_port, wait_port  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 

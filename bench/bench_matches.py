@@ -49,8 +49,8 @@ import multiprocessing
 import os
 import re
 import shutil
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import servers  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 MATCH_AIM = 0.8
@@ -153,7 +154,8 @@ def load(kind: str, port: int, index: int, seconds: float, players: int, start_a
         state, move = steps[step]
         if kind == "match":
             body = json.dumps({"move": move}).encode()
-            headers = {**json_headers, "If-Match": f'"{step}"', "Authorization": f"Bearer {match_secrets[move['player']]}"}
+            headers = {**json_headers, "If-Match": f'"{step}"',
+                       "Authorization": f"Bearer {match_secrets[move['player']]}"}
             status, data, _ = client.request("POST", f"/v1/matches/{match_id}/moves", body, headers)
         else:
             body = json.dumps({"state": state, "move": move}).encode()
@@ -212,7 +214,8 @@ def _raw_request(port: int, path: str, body: bytes, headers: dict) -> bytes:
 
 
 def _adjudicate_request(port: int, state: dict, move: dict) -> bytes:
-    return _raw_request(port, f"/v1/games/{GAME_ID}/adjudicate", json.dumps({"state": state, "move": move}).encode(), {})
+    return _raw_request(port, f"/v1/games/{GAME_ID}/adjudicate",
+                        json.dumps({"state": state, "move": move}).encode(), {})
 
 
 def run_wrk_prepared(kind: str, port: int, args, round_index: int, folder: Path,
@@ -238,7 +241,8 @@ def run_wrk_prepared(kind: str, port: int, args, round_index: int, folder: Path,
             raw = []
             for step, (state, move) in enumerate(steps):
                 if kind == "match":
-                    raw.append(_raw_request(port, f"/v1/matches/{match['id']}/moves", json.dumps({"move": move}).encode(),
+                    raw.append(_raw_request(port, f"/v1/matches/{match['id']}/moves",
+                                            json.dumps({"move": move}).encode(),
                                             {"If-Match": f'"{step}"',
                                              "Authorization": f"Bearer {match_secrets[move['player']]}"}))
                 else:
@@ -355,7 +359,8 @@ def report(args, title: str, figures: dict) -> float:
     print(f"\n{title}\n")
     print(f"| operation | requests/s (mean of {args.rounds} runs of {args.seconds:g} s) | runs | / stateless |")
     print("|---|---|---|---|")
-    names = {"stateless": f"POST /v1/games/{GAME_ID}/adjudicate (stateless)", "match": "POST /v1/matches/{id}/moves (Redis)"}
+    names = {"stateless": f"POST /v1/games/{GAME_ID}/adjudicate (stateless)",
+             "match": "POST /v1/matches/{id}/moves (Redis)"}
     for label, values in rates.items():
         print(f"| {names.get(label, label)} | {means[label]:.0f} | " + ", ".join(f"{r:.0f}" for r in values)
               + f" | {means[label] / stateless:.2f} |")

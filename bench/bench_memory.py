@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import servers  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 RSS_AIM_MIB = 80

@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import servers  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 GAME_ID = "call-of-katulhu"
@@ -150,7 +151,8 @@ def main() -> None:
         print(f"\nper-move cost at {max(sizes):,} / at {min(sizes):,}: in process {large[0] / small[0]:.2f} "
               f"(CPU time: {large[1] / small[1]:.2f})"
               + (f", over HTTP {large[2] / small[2]:.2f}" if large[2] and small[2] else ""))
-        print(f"worker RSS after the replays: {max(servers.rss_kib(p) for p in servers.children(server.pid)) / 1024:.1f} MiB")
+        print("worker RSS after the replays: "
+              f"{max(servers.rss_kib(p) for p in servers.children(server.pid)) / 1024:.1f} MiB")
     finally:
         servers.stop(server, redis_proc)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -204,7 +204,8 @@ def main() -> None:
             servers.stop(redis_proc)
     where = "redis-server alone on the last CPU, this process on the first" if args.pin else "both on every CPU"
     print(machine + "\n")
-    print(f"Scratch & Catch, 2 seats; {args.rounds} rounds of {args.requests} requests per kind, alternating; {where}\n")
+    print(f"Scratch & Catch, 2 seats; {args.rounds} rounds of {args.requests} requests per kind, alternating; "
+          f"{where}\n")
     print("| request | CPU per request, us (median) | rounds |\n|---|---|---|")
     for name, values in app["figures"].items():
         print(f"| {name} | {statistics.median(values):.0f} | {', '.join(f'{v:.0f}' for v in values)} |")

@@ -298,7 +298,8 @@ def main() -> None:
         if "ratio" in figures:
             print(f"  {game_id}: HTTP adjudicate / floor {figures['ratio']:.3f} (aim {HTTP_AIM}): "
                   + ("met" if figures["ratio"] >= HTTP_AIM else "not met")
-                  + f"; worker CPU per request: floor {figures['echo_cpu_us']} us, referee {figures['referee_cpu_us']} us"
+                  + f"; worker CPU per request: floor {figures['echo_cpu_us']} us, "
+                  f"referee {figures['referee_cpu_us']} us"
                   f" (floor / referee {figures['cpu_ratio']:.2f})")
         if "in_process_over_baseline" in figures:
             print(f"  {game_id}: in process, this tree / {args.baseline}: {figures['in_process_over_baseline']:.2f} "

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_stateless import WRK_SCRIPT, _free_port, _wrk, sample_positions  # noqa: E402
+
 from referee.games import GAMES  # noqa: E402
 
 HEAD = (b"POST /v1/games/scratch-and-catch/adjudicate HTTP/1.1\r\nHost: bench\r\n"
@@ -126,7 +127,8 @@ def main() -> None:
                 server.terminate()
                 server.wait(timeout=15)
     medians = {name: statistics.median(values) for name, values in rounds.items()}
-    print(f"| {args.workers} workers | adjudicate req/s, {args.connections} connections (rounds) | /healthz under 200 trickling clients |")
+    print(f"| {args.workers} workers | adjudicate req/s, {args.connections} connections (rounds) "
+          "| /healthz under 200 trickling clients |")
     print("|---|---|---|")
     for name in servers:
         t = trickle[name]

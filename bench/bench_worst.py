@@ -34,9 +34,9 @@ import servers  # noqa: E402
 
 from referee.app import create_app  # noqa: E402
 from referee.games import GAMES  # noqa: E402
-from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK  # noqa: E402
 from referee.games.call_of_katulhu.cards import DEFAULT_CATALOGUE, MAX_CATS, MAX_ID_LENGTH  # noqa: E402
 from referee.games.scratch_and_catch.schema import MAX_COPIES  # noqa: E402
+from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK  # noqa: E402
 
 
 def long_id(prefix: str, number: int) -> str:
@@ -93,7 +93,8 @@ def refused_bodies(game_id: str, state: dict) -> list[tuple[str, str, dict]]:
         (f"{items:,} integers in {longest}", base + "/legal-moves", {"state": {**state, longest: [1] * items}}),
         (f"{items - 25_000:,} empty moves in a replay", base + "/replay",
          {"state": state, "moves": [{}] * (items - 25_000)}),
-        (f"{items // 2:,} floats in the state", base + "/legal-moves", {"state": {**state, longest: [0.5] * (items // 2)}}),
+        (f"{items // 2:,} floats in the state", base + "/legal-moves",
+         {"state": {**state, longest: [0.5] * (items // 2)}}),
         # Nested lists: each costs the worker an object and its collection (MAX_JSON_CONTAINERS)
         ("48,000 nested lists as a replay's moves, within the bound", base + "/replay",
          {"state": state, "moves": [_NESTED] * 6_000}),

@@ -27,8 +27,8 @@ from __future__ import annotations
 import argparse
 import atexit
 import io
-import os
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -49,6 +49,7 @@ def measure(requests: int, only: str | None = None) -> dict:
     """Microseconds of CPU per adjudicate request, per game (``only``: that game), in this
     process's code."""
     from bench_stateless import sample_positions
+
     from referee.app import create_app
     from referee.games import GAMES
 
@@ -118,8 +119,9 @@ def count_instructions(trees: dict[str, Path], folder: Path) -> dict[str, dict[s
 
     counts: dict[str, dict[str, int]] = {}
     for rev, tree in trees.items():
-        counts[rev] = {game_id: (_callgrind_total(tree, folder, game_id, 600) - _callgrind_total(tree, folder, game_id, 100))
-                       // 500 for game_id in [*GAMES, MATCH_MOVE]}
+        counts[rev] = {game_id: (_callgrind_total(tree, folder, game_id, 600)
+                                 - _callgrind_total(tree, folder, game_id, 100)) // 500
+                       for game_id in [*GAMES, MATCH_MOVE]}
     return counts
 
 
@@ -149,7 +151,8 @@ def main() -> None:
             counts = count_instructions(trees, Path(folder))
             first = args.revisions[0]
             games = list(counts[first])
-            print("| revision | " + " | ".join(f"{g}, instructions per request (ratio to {first})" for g in games) + " |")
+            print("| revision | "
+                  + " | ".join(f"{g}, instructions per request (ratio to {first})" for g in games) + " |")
             print("|---" * (len(games) + 1) + "|")
             for rev in args.revisions:
                 print(f"| {rev} | " + " | ".join(f"{counts[rev][g]:,} ({counts[rev][g] / counts[first][g]:.3f})"

@@ -124,7 +124,8 @@ def engine_of(code: Path) -> str:
     """:func:`engine` of another source tree (an :func:`export_revision`), asked of a fresh
     interpreter that imports that tree first, as its servers do."""
     said = subprocess.run([sys.executable, "-c", "import servers; print(servers.engine())"], capture_output=True,
-                          text=True, cwd=str(Path(__file__).resolve().parent), env=dict(os.environ, PYTHONPATH=str(code)))
+                          text=True, cwd=str(Path(__file__).resolve().parent),
+                          env=dict(os.environ, PYTHONPATH=str(code)))
     return said.stdout.strip() or f"engine unknown ({said.stderr.strip().splitlines()[-1:]})"
 
 

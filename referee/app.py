@@ -95,7 +95,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
-        MAX_CONTENT_LENGTH=settings.number("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, integer=True, positive=True),
+        MAX_CONTENT_LENGTH=settings.number("REFEREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, integer=True,
+                                           positive=True),
     )
     app.config.update(config or {})
     # Read now, not at the first request with a body: a bad value stops the start.

@@ -21,13 +21,12 @@ from importlib import import_module
 import click
 from marshmallow import ValidationError
 
-from referee.service import stateless
+from referee.games import GAMES, PACKAGES
 from referee.json_text import NumberTooLong, TooManyContainers, ascii_digits, dumps, strict_loads
 from referee.schemas.bodies import game_schemas
 from referee.schemas.pointers import pointer_errors
+from referee.service import stateless
 from referee.service.errors import Refused, problem_body
-from referee.games import GAMES, PACKAGES
-
 
 DEFAULT_BIND = "127.0.0.1:8000"  # as referee/gunicorn_conf.py
 
@@ -110,7 +109,8 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
     game_id = state.get("game") if isinstance(state, dict) else None
     game = GAMES.get(game_id)
     if game is None:
-        _fail(problem_body(422, "the state names no game this referee knows", [("/state/game", f"one of {sorted(GAMES)}")]))
+        _fail(problem_body(422, "the state names no game this referee knows",
+                           [("/state/game", f"one of {sorted(GAMES)}")]))
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
     if kind == "replay":
         schema, raw = schemas.replay_request(), {"state": state, "moves": second, "include_states": include_states}

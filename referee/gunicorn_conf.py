@@ -56,7 +56,8 @@ try:
 
         _longest_stream = max(timeout - 5, 1)   # (a stream limit is at least 1 s)
         os.environ["REFEREE_MAX_WAIT_SECONDS"] = str(min(max_wait_from_env(), max(timeout - 5, 0)))
-        os.environ["REFEREE_MAX_STREAM_SECONDS"] = f"{min(stream_limit_from_env() or _longest_stream, _longest_stream):g}"
+        os.environ["REFEREE_MAX_STREAM_SECONDS"] = (
+            f"{min(stream_limit_from_env() or _longest_stream, _longest_stream):g}")
 except _settings.SettingError as _bad:
     raise SystemExit(f"Referee: {_bad}") from None
 graceful_timeout = 10

@@ -13,7 +13,6 @@ from referee.engine.core import (
 )
 from referee.engine.rng import Rng
 
-
 __all__ = [
     "Game", "Illegal", "InvalidOptions", "InvalidState", "Move", "Outcome", "Rng", "State",
     "Verdict", "Violation",

@@ -17,7 +17,6 @@ from typing import Any, Callable
 
 import orjson
 
-
 MAX_KEY_CHARS = 1000
 
 

@@ -11,9 +11,9 @@ from types import ModuleType
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.compiled import FastEnvelope, FastNested
 from referee.games.common_schema import OneOfSchemas, StrictBoolean
 from referee.limits import MAX_REPLAY_MOVES
+from referee.schemas.compiled import FastEnvelope, FastNested
 
 
 class ProblemFieldError(Schema):
@@ -39,8 +39,10 @@ class ViolationOut(Schema):
 
 class OutcomeOut(Schema):
     finished = fields.Boolean(required=True)
-    winners = fields.List(fields.Integer(), required=True, metadata={"description": "winning seats; empty until finished"})
-    tiebreak = fields.String(required=True, allow_none=True, metadata={"description": "the tiebreak that decided, if any"})
+    winners = fields.List(fields.Integer(), required=True,
+                          metadata={"description": "winning seats; empty until finished"})
+    tiebreak = fields.String(required=True, allow_none=True,
+                             metadata={"description": "the tiebreak that decided, if any"})
 
 
 class Event(Schema):
@@ -168,7 +170,8 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
     verdict = make("Verdict", {
         "legal": fields.Boolean(required=True),
         "violations": fields.List(fields.Nested(ViolationOut), required=True),
-        "state": fields.Nested(state, required=True, allow_none=True, metadata={"description": "the next state; null when illegal"}),
+        "state": fields.Nested(state, required=True, allow_none=True,
+                               metadata={"description": "the next state; null when illegal"}),
         "events": fields.List(fields.Nested(Event), required=True),
         "scores": fields.Nested(scores, required=True),
         "outcome": fields.Nested(OutcomeOut, required=True),

@@ -16,17 +16,27 @@ from __future__ import annotations
 from functools import lru_cache
 
 import jsonschema_rs
-from flask import g, has_request_context
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import g, has_request_context
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 
-from referee.games.common_schema import CheckedSchema, FullMatch, IdList, IntList, MaxKeys, MemberDict, OneOfSchemas, StrictBoolean
+from referee.games.common_schema import (
+    CheckedSchema,
+    FullMatch,
+    IdList,
+    IntList,
+    MaxKeys,
+    MemberDict,
+    OneOfSchemas,
+    StrictBoolean,
+)
 from referee.limits import MAX_PROBLEM_ERRORS
 
-_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, MemberDict, IdList,
-                 IntList)
-_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch, MaxKeys)
+_PLAIN_FIELDS = (fields.String, fields.Integer, StrictBoolean, fields.List, fields.Nested, fields.Dict, MemberDict,
+                 IdList, IntList)
+_EXACT_VALIDATORS = (validate.Range, validate.Length, validate.OneOf, validate.Equal, validate.Regexp, FullMatch,
+                     MaxKeys)
 
 
 def dict_key_names(self, field: fields.Field, ret=None, **kwargs) -> dict:
@@ -294,7 +304,8 @@ class FastEnvelope(Schema):
         if (fast is not None and type(data) is dict
                 and data.keys() <= fast.keys() and all(name in data for name in required_fields(type(self)))
                 and not (_body_has_float(data) if holds_float is None else holds_float)  # once for the envelope
-                and all(type(value) is dict and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
+                and all(type(value) is dict
+                        and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
                         for name, value in data.items())):
             return dict(data)
         return None

@@ -12,11 +12,11 @@ from importlib import import_module
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.compiled import FastEnvelope
-from referee.json_text import ascii_digits
-from referee.schemas.bodies import Event, OutcomeOut, ViolationOut, prefix_of
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
+from referee.json_text import ascii_digits
+from referee.schemas.bodies import Event, OutcomeOut, ViolationOut, prefix_of
+from referee.schemas.compiled import FastEnvelope
 
 _GAME_SCHEMAS = {game_id: import_module(f"referee.games.{PACKAGES[game_id]}.schema") for game_id in GAMES}
 
@@ -56,8 +56,10 @@ class Match(Schema):
     id = fields.String(required=True, metadata={"description": "random, URL-safe"})
     game = fields.String(required=True)
     players = fields.Integer(required=True)
-    version = fields.Integer(required=True, metadata={"description": "0 after creation, +1 per legal move; the ETag"})
-    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "whose view this is; null: a spectator"})
+    version = fields.Integer(required=True,
+                             metadata={"description": "0 after creation, +1 per legal move; the ETag"})
+    seat = fields.Integer(required=True, allow_none=True,
+                          metadata={"description": "whose view this is; null: a spectator"})
     state = _view(required=True, metadata={"description": "the state as this seat (or a spectator) may see it: the "
                                                          "game's view (<Game>View)"})
     scores = fields.Dict(required=True, allow_none=True, metadata={
@@ -88,7 +90,8 @@ class MatchVerdict(Schema):
         "description": "the next state as the moving seat may see it (<Game>View); null when illegal"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened, as the moving seat may see it"})
-    scores = fields.Dict(required=True, allow_none=True, metadata={"description": "the score sheet once finished, else null"})
+    scores = fields.Dict(required=True, allow_none=True,
+                         metadata={"description": "the score sheet once finished, else null"})
     outcome = fields.Nested(OutcomeOut, required=True)
 
 
@@ -136,7 +139,8 @@ def _legal_moves_schema(game_id: str, module) -> type[Schema]:
     return Schema.from_dict({
         "id": fields.String(required=True),
         "game": fields.String(required=True, validate=validate.Equal(game_id)),
-        "version": fields.Integer(required=True, metadata={"description": "the version these moves apply to (the ETag)"}),
+        "version": fields.Integer(required=True,
+                                  metadata={"description": "the version these moves apply to (the ETag)"}),
         "seat": fields.Integer(required=True),
         "moves": fields.List(fields.Nested(module.MOVE), required=True, metadata={
             "description": "every move this seat may make now; a value this seat cannot see (a card still in a "

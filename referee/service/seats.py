@@ -39,7 +39,8 @@ def require_seat(hashes: list[str], seat: int, authorization: str | None, pointe
     ``pointer``) for a seat the match does not have, SeatSecretRequired without a seat's
     secret, NotThisSeat for another seat's."""
     if seat >= len(hashes):
-        raise InvalidRequest(f"This match has seats 0 to {len(hashes) - 1}.", [(pointer, f"no seat {seat} in this match")])
+        raise InvalidRequest(f"This match has seats 0 to {len(hashes) - 1}.",
+                             [(pointer, f"no seat {seat} in this match")])
     holder = seat_of(hashes, authorization)
     if holder is None:
         raise SeatSecretRequired(f"Seat {seat} needs its secret: send 'Authorization: Bearer <secret>'.")

@@ -15,9 +15,8 @@ import time
 from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
 from referee.i18n import translate
 from referee.json_text import dumps
-from referee.service.errors import ImpossibleState, InvalidRequest, TooMuchWork, UnplayableOptions
 from referee.limits import MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
-
+from referee.service.errors import ImpossibleState, InvalidRequest, TooMuchWork, UnplayableOptions
 
 # A detail may name another place of the state as a JSON pointer ("card C1-1 is also at
 # /players/0/hand/0"): it gets the same prefix as the error's own pointer.

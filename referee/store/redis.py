@@ -54,15 +54,31 @@ from typing import Any, Callable, TypeVar
 import hiredis
 import redis
 from redis.backoff import NoBackoff
-from redis.exceptions import ClusterError, ConnectionError as RedisConnectionError, NoScriptError, RedisClusterException
-from redis.exceptions import AuthenticationError, DataError, RedisError, ResponseError
+from redis.exceptions import (
+    AuthenticationError,
+    ClusterError,
+    DataError,
+    NoScriptError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.maint_notifications import MaintNotificationsConfig
 from redis.retry import Retry
 
 from referee.limits import MAX_IDEMPOTENCY_KEYS
-from referee.store import (DEFAULT_DEADLINE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_WAITING, DEFAULT_SOCKET_TIMEOUT,
-                           DEFAULT_TTL_SECONDS, Commit, Snapshot, StoreUnavailable)
+from referee.store import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_WAITING,
+    DEFAULT_SOCKET_TIMEOUT,
+    DEFAULT_TTL_SECONDS,
+    Commit,
+    Snapshot,
+    StoreUnavailable,
+)
 from referee.store.coalesce import Coalescer
 from referee.store.deadline import deadline_for, renew_budget
 

@@ -53,7 +53,8 @@ def started(app):
 @pytest.mark.parametrize("header, japanese", [
     ("ja", True), ("ja-JP", True), ("ja-JP,en;q=0.9", True), ("ja-jp, en-US;q=0.8", True),
     ("en-US,ja;q=0.5", False), ("en;q=0.5, ja", True), ("ja;q=0, en", False), ("*", False),
-    ("fr, ja;q=0.1", True), ("*, ja;q=0.5", False), ("ja;q=0.9, *;q=0.1", True), ("fr", False), ("de-DE, en-GB;q=0.9, ja;q=0.8", False),
+    ("fr, ja;q=0.1", True), ("*, ja;q=0.5", False), ("ja;q=0.9, *;q=0.1", True), ("fr", False),
+    ("de-DE, en-GB;q=0.9, ja;q=0.8", False),
 ])
 def test_japanese_when_the_caller_prefers_japanese(client, started, header, japanese):
     """Messages are Japanese when Accept-Language prefers ja, a regional tag such as ja-JP included."""

@@ -28,26 +28,32 @@ def test_setup_then_a_legal_then_an_illegal_move(client):
     """The end-to-end path of a new user: setup, one legal move, one illegal move."""
     state = setup(client)
     card = state["players"][0]["hand"][0]
-    legal = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": card}})
+    legal = client.post(f"{BASE}/adjudicate",
+                        json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": card}})
     assert legal.status_code == 200
     verdict = legal.get_json()
     assert verdict["legal"] is True and verdict["violations"] == []
     assert card not in verdict["state"]["players"][0]["hand"]
-    assert verdict["events"][0] == {"type": "card_played", "player": 0, "card": card, "source": "hand", "position": "first"}
+    assert verdict["events"][0] == {"type": "card_played", "player": 0, "card": card, "source": "hand",
+                                    "position": "first"}
     assert verdict["outcome"] == {"finished": False, "winners": [], "tiebreak": None}
     # Player 1 tries to play out of turn.
     other = state["players"][1]["hand"][0]
-    illegal = client.post(f"{BASE}/adjudicate", json={"state": verdict["state"], "move": {"type": "play", "player": 1, "source": "hand", "card": other}})
+    illegal = client.post(f"{BASE}/adjudicate", json={
+        "state": verdict["state"], "move": {"type": "play", "player": 1, "source": "hand", "card": other}})
     assert illegal.status_code == 200
     answer = illegal.get_json()
     assert answer["legal"] is False and answer["state"] is None
-    assert answer["violations"] == [{"code": "NOT_YOUR_TURN", "message": "It is player 0's turn, not player 1's.", "rule": "Game Progress"}]
+    assert answer["violations"] == [{"code": "NOT_YOUR_TURN", "message": "It is player 0's turn, not player 1's.",
+                                     "rule": "Game Progress"}]
 
 
 def test_messages_in_japanese(client):
     state = setup(client)
     response = client.post(f"{BASE}/adjudicate", headers={"Accept-Language": "ja, en;q=0.5"},
-                           json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": "C1-1" if "C1-1" not in state["players"][0]["hand"] else "C1-2"}})
+                           json={"state": state, "move": {
+                               "type": "play", "player": 0, "source": "hand",
+                               "card": "C1-1" if "C1-1" not in state["players"][0]["hand"] else "C1-2"}})
     violation = response.get_json()["violations"][0]
     assert violation["code"] == "CARD_NOT_IN_HAND"
     assert violation["rule"] == "ゲームの進行"
@@ -125,7 +131,8 @@ def test_wrong_player_count_is_refused(client):
 
 
 def test_unplayable_options_are_refused_with_pointer(client):
-    response = client.post(f"{BASE}/setup", json={"players": 6, "options": {"deck": {"cat": [1] * 10, "scratch": [0] * 10}}})
+    response = client.post(f"{BASE}/setup",
+                           json={"players": 6, "options": {"deck": {"cat": [1] * 10, "scratch": [0] * 10}}})
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["pointer"] == "/options/deck"
 
@@ -196,7 +203,8 @@ def test_problem_types_are_described(client):
 def test_answers_say_their_language(client):
     state = setup(client, players=2)
     move = {"type": "play", "player": 1, "source": "pile"}
-    japanese = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move}, headers={"Accept-Language": "ja-JP"})
+    japanese = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move},
+                           headers={"Accept-Language": "ja-JP"})
     assert japanese.headers["Content-Language"] == "ja"
     assert "Accept-Language" in japanese.headers["Vary"]
     english = client.post(f"{BASE}/adjudicate", json={"state": state, "move": move})
@@ -212,13 +220,16 @@ def test_game_detail_lists_every_violation_code(client):
 
 def test_null_card_from_the_hand_is_a_schema_error_and_from_the_pile_a_violation(client):
     state = setup(client, players=2, chance="table")
-    hand = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": None}})
+    hand = client.post(f"{BASE}/adjudicate",
+                       json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": None}})
     assert hand.status_code == 422 and hand.get_json()["errors"][0]["pointer"] == "/move/card"
-    pile = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "source": "pile", "card": None}})
+    pile = client.post(f"{BASE}/adjudicate",
+                       json={"state": state, "move": {"type": "play", "player": 0, "source": "pile", "card": None}})
     assert pile.status_code == 200 and pile.get_json()["violations"][0]["code"] == "CARD_REQUIRED"
 
 
 def test_card_id_error_says_the_numbers(client):
     state = setup(client, players=2)
-    answer = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": "C99-1"}})
+    answer = client.post(f"{BASE}/adjudicate", json={
+        "state": state, "move": {"type": "play", "player": 0, "source": "hand", "card": "C99-1"}})
     assert answer.status_code == 422 and "number 1 to 10" in answer.get_json()["errors"][0]["detail"]

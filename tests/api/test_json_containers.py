@@ -52,4 +52,5 @@ def test_the_command_line_names_the_bound_too(tmp_path):
     result = CliRunner().invoke(main, ["adjudicate", str(state_path), str(move_path)])
     assert result.exit_code == 2
     problem = json.loads(result.stderr)
-    assert problem["errors"] == [{"pointer": "/state", "detail": f"more than {MAX_JSON_CONTAINERS:,} arrays and objects"}]
+    assert problem["errors"] == [{"pointer": "/state",
+                                  "detail": f"more than {MAX_JSON_CONTAINERS:,} arrays and objects"}]

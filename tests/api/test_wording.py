@@ -101,7 +101,8 @@ def test_scratch_and_catch_seeded_pile_play_naming_a_card_reads_as_a_sentence():
                                                    "draw pile: a move does not name the card drawn.")
     japanese = client.post("/v1/games/scratch-and-catch/adjudicate", json={"state": state, "move": move},
                            headers={"Accept-Language": "ja"}).get_json()
-    assert japanese["violations"][0]["message"] == ("シード付き乱数のゲームでは、山札のカードをめくるのは審判が行います。"
+    assert japanese["violations"][0]["message"] == ("シード付き乱数のゲームでは、"
+                                                    "山札のカードをめくるのは審判が行います。"
                                                     "引いたカードを手に示すことはできません。")
 
 
@@ -145,7 +146,8 @@ def test_errors_of_a_catalogue_s_beats_point_at_the_member_they_concern():
     def errors(beats_change):
         catalogue = copy.deepcopy(DEFAULT_CATALOGUE)
         beats_change(catalogue["beats"])
-        answer = client.post("/v1/games/call-of-katulhu/setup", json={"players": 2, "options": {"catalogue": catalogue}})
+        answer = client.post("/v1/games/call-of-katulhu/setup",
+                             json={"players": 2, "options": {"catalogue": catalogue}})
         assert answer.status_code == 422
         return sorted((error["pointer"], error["detail"]) for error in answer.get_json()["errors"])
 

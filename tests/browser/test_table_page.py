@@ -184,7 +184,8 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         assert acting(pages, version) is b
         post_custom(a, {"type": "play", "player": 0, "source": "pile"})
         violation = a.locator("#verdict li[data-code='NOT_YOUR_TURN']")
-        assert violation.locator(".message").text_content() == "今はプレイヤー1の手番です。プレイヤー0の手番ではありません。"
+        assert violation.locator(".message").text_content() == ("今はプレイヤー1の手番です。"
+                                                                "プレイヤー0の手番ではありません。")
         assert violation.locator(".rule").text_content() == "ルールブック：ゲームの進行"
         for _ in range(2):
             mover, _ = play_listed(pages, version)
@@ -324,7 +325,8 @@ def test_with_unseen_hands_a_listed_kind_is_played_at_once_and_nothing_unused_is
         reached(page, 0)
         texts = page.locator("#moves button.move").all_inner_texts()
         assert texts and not [text for text in texts if "?" in text or "table fills" in text], texts
-        listed = page.eval_on_selector_all("#moves button.move", "buttons => buttons.map(b => JSON.parse(b.dataset.move))")
+        listed = page.eval_on_selector_all("#moves button.move",
+                                           "buttons => buttons.map(b => JSON.parse(b.dataset.move))")
         # Making a Pair: a 4 on the discarded 4; White holds the ball on the neutral alley and
         # moves it to the adjacent Black alley (Movement).
         index = next(i for i, move in enumerate(listed)
@@ -354,7 +356,8 @@ def test_at_a_catatac_table_a_play_is_sent_at_once_and_the_refill_card_is_asked(
         reached(page, 0)
         texts = page.locator("#moves button.move").all_inner_texts()
         assert texts and not [text for text in texts if "?" in text], texts
-        listed = page.eval_on_selector_all("#moves button.move", "buttons => buttons.map(b => JSON.parse(b.dataset.move))")
+        listed = page.eval_on_selector_all("#moves button.move",
+                                           "buttons => buttons.map(b => JSON.parse(b.dataset.move))")
         index = next(i for i, move in enumerate(listed) if move["pair"] is None and move["block"] is None)
         page.locator(f"#moves button.move[data-index='{index}']").click()
         reached(page, 1, verdict=True)
@@ -362,7 +365,8 @@ def test_at_a_catatac_table_a_play_is_sent_at_once_and_the_refill_card_is_asked(
         draw = page.locator("#moves button.move")
         assert draw.count() == 1 and "?" in draw.inner_text()
         draw.click()
-        assert page.locator("#picker input[data-field]").evaluate_all("inputs => inputs.map(i => i.dataset.field)") == ["card"]
+        assert page.locator("#picker input[data-field]").evaluate_all(
+            "inputs => inputs.map(i => i.dataset.field)") == ["card"]
         # The suggestions for a drawn card are paw cards, never points cards (green, blue...).
         page.wait_for_function("document.querySelectorAll('#picker datalist option').length > 50")
         offered = set(page.locator("#picker datalist option").evaluate_all("options => options.map(o => o.value)"))

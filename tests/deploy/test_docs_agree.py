@@ -24,7 +24,8 @@ def _claims():
 
 def test_documents_make_such_claims():
     assert {(url, field) for _, url, field, _ in _claims()} >= {
-        ("/v1/games/scratch-and-catch", "catalogue.provisional"), ("/v1/games/call-of-katulhu", "catalogue.provisional")}
+        ("/v1/games/scratch-and-catch", "catalogue.provisional"),
+        ("/v1/games/call-of-katulhu", "catalogue.provisional")}
 
 
 @pytest.mark.parametrize("document,url,field,value", list(_claims()))

@@ -212,7 +212,8 @@ def bad_requests(rec: Recorder, rng: random.Random) -> None:
         move = moves[0]
         broken_states = [
             {**state, "game": "other"}, {**state, "schema_version": 9}, {**state, "players": []},
-            {**state, "rng": None}, {**state, "turn": {"player": 5}}, {k: v for k, v in state.items() if k != "options"},
+            {**state, "rng": None}, {**state, "turn": {"player": 5}},
+            {k: v for k, v in state.items() if k != "options"},
             {**state, "extra": 1}, json.loads(json.dumps(state).replace('"hand"', '"hands"')),
         ]
         for broken in broken_states:
@@ -244,7 +245,8 @@ def bad_requests(rec: Recorder, rng: random.Random) -> None:
     created = rec("POST", "/v1/matches", {"game": "scratch-and-catch", "players": 2, "seed": "headers"}).get_json()
     path = f"/v1/matches/{created['id']}"
     secret = created["seats"][0]["secret"]
-    move = rec("GET", f"{path}/legal-moves?seat=0", headers={"Authorization": f"Bearer {secret}"}).get_json()["moves"][0]
+    move = rec("GET", f"{path}/legal-moves?seat=0",
+               headers={"Authorization": f"Bearer {secret}"}).get_json()["moves"][0]
     for headers in [{}, {"If-Match": "*"}, {"If-Match": "3"}, {"If-Match": 'W/"0"'}, {"If-Match": '"0", "1"'},
                     {"If-Match": '"0'}, {"Authorization": "Basic abc", "If-Match": '"0"'},
                     {"Authorization": "Bearer nope", "If-Match": '"0"'},

@@ -68,7 +68,8 @@ def test_an_answer_from_an_allowed_origin_varies_on_origin_and_accept_language_o
     assert answer.headers.getlist("X-Request-ID") == ["t-1"]
     assert "X-Request-ID" in answer.headers["Access-Control-Expose-Headers"]
     english = client.get("/healthz", headers={"Origin": "https://table.example"})
-    assert [name.strip().lower() for value in english.headers.getlist("Vary") for name in value.split(",")] == ["origin"]
+    assert [name.strip().lower()
+            for value in english.headers.getlist("Vary") for name in value.split(",")] == ["origin"]
 
 
 @pytest.mark.parametrize("method, path, body, headers, status", [

@@ -103,7 +103,8 @@ def test_request_id_is_echoed_or_made(client):
     assert uuid.UUID(made).version == 4 and uuid.UUID(made).variant == uuid.RFC_4122
     assert client.get("/healthz").headers["X-Request-ID"] != made
     # Not a sensible token (spaces, too long): replaced by a new id.
-    assert re.fullmatch(r"[0-9a-f]{32}", client.get("/healthz", headers={"X-Request-ID": "a b"}).headers["X-Request-ID"])
+    assert re.fullmatch(r"[0-9a-f]{32}",
+                        client.get("/healthz", headers={"X-Request-ID": "a b"}).headers["X-Request-ID"])
     assert client.post("/v1/games/nope/setup", json={}, headers={"X-Request-ID": "r1"}).headers["X-Request-ID"] == "r1"
 
 

@@ -59,7 +59,8 @@ def test_replay_steps_carry_states_only_when_asked(client):
 def test_too_many_replay_moves_is_422_naming_the_limit(client):
     start = SC.setup(2, "many", {})
     move = SC.legal_moves(start)[0]
-    answer = client.post("/v1/games/scratch-and-catch/replay", json={"state": start, "moves": [move] * (MAX_REPLAY_MOVES + 1)})
+    answer = client.post("/v1/games/scratch-and-catch/replay",
+                         json={"state": start, "moves": [move] * (MAX_REPLAY_MOVES + 1)})
     assert answer.status_code == 422 and answer.content_type == "application/problem+json"
     assert any(e["pointer"] == "/moves" and str(MAX_REPLAY_MOVES) in e["detail"] for e in answer.get_json()["errors"])
 

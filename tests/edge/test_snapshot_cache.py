@@ -165,7 +165,8 @@ def _rolled_back(tmp_path):
     stores = [RedisStore(server.url), RedisStore(server.url)]
     first, second = (create_app({"TESTING": True, "REFEREE_STORE": store}).test_client() for store in stores)
     try:
-        match = first.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "rollback"}).get_json()
+        match = first.post("/v1/matches",
+                           json={"game": "scratch-and-catch", "players": 2, "seed": "rollback"}).get_json()
         start = GAME.setup(2, "rollback", {})
         assert json.loads(stores[0].get(match["id"]).state) == start
         redis.Redis.from_url(server.url).save()

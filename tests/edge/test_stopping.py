@@ -27,7 +27,8 @@ def _open_stream(port: int, match_id: str) -> socket.socket:
 def test_a_stopping_worker_ends_its_event_streams_whole_and_exits_at_once(tmp_path, store):
     """Waiting in the in-process store's condition, or in Redis's XREAD BLOCK (two workers)."""
     redis_server = RedisServer(tmp_path / "redis").start() if store == "redis" else None
-    server = start_gunicorn(tmp_path, **({"REDIS_URL": redis_server.url, "WEB_CONCURRENCY": "2"} if redis_server else {}))
+    server = start_gunicorn(tmp_path,
+                            **({"REDIS_URL": redis_server.url, "WEB_CONCURRENCY": "2"} if redis_server else {}))
     streams = []
     try:
         status, _, match = http("POST", server.base + "/v1/matches", {"game": "scratch-and-catch", "players": 2,

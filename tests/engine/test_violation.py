@@ -11,10 +11,13 @@ from referee.games.catatac.messages import MESSAGES, rule_violation
 
 def test_fields_equality_and_text():
     violation = Violation("CARD_NOT_IN_HAND", "{card} is not in your hand", "1. Play a Paw Card", {"card": "P1"})
-    assert (violation.code, violation.rule, violation.params) == ("CARD_NOT_IN_HAND", "1. Play a Paw Card", {"card": "P1"})
+    assert (violation.code, violation.rule, violation.params) == ("CARD_NOT_IN_HAND", "1. Play a Paw Card",
+                                                                  {"card": "P1"})
     assert violation.text() == "P1 is not in your hand"
-    assert violation == Violation("CARD_NOT_IN_HAND", "{card} is not in your hand", "1. Play a Paw Card", {"card": "P1"})
-    assert violation != Violation("CARD_NOT_IN_HAND", "{card} is not in your hand", "1. Play a Paw Card", {"card": "P2"})
+    assert violation == Violation("CARD_NOT_IN_HAND", "{card} is not in your hand", "1. Play a Paw Card",
+                                  {"card": "P1"})
+    assert violation != Violation("CARD_NOT_IN_HAND", "{card} is not in your hand", "1. Play a Paw Card",
+                                  {"card": "P2"})
     assert Violation("X", "m", "r").params == {} == Violation("X", "m", "r", None).params
     assert repr(Violation("X", "m", "r")) == "Violation(code='X', message='m', rule='r', params={})"
 

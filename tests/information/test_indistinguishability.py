@@ -156,7 +156,8 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
         probes.append({"type": "draw", "player": seat, "card": rnd.choice(kinds)})
         if "alpha" in state["options"].get("boosters", ()):
             for card in rnd.sample(ALPHA_IDS, 2):   # an alpha card played, or shown at the end
-                probes.append({"type": "play", "player": seat, "card": card, "pair": None, "block": None, "order": None})
+                probes.append({"type": "play", "player": seat, "card": card, "pair": None, "block": None,
+                               "order": None})
                 probes.append({"type": "show", "player": seat, "card": card})
     elif game_id == "catatac":
         pool = sorted(set(state["paw_deck"]) | {c for p in state["players"] for c in p["hand"]})
@@ -165,7 +166,8 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
         for card in rnd.sample(pool, min(2, len(pool))):
             probes.append({"type": "play", "player": seat, "card": card, "pair": None, "block": None, "order": None})
         for move in [m for m in own if m["type"] == "play"][:4] or [
-                {"type": "play", "player": seat, "card": c, "pair": None, "block": None, "order": None} for c in hand[:2]]:
+                {"type": "play", "player": seat, "card": c, "pair": None, "block": None, "order": None}
+                for c in hand[:2]]:
             probes.append(dict(move, pair={"action": rnd.choice(("steal", "movement", "stash")),
                                            "direction": rnd.choice(("black", "white", None))}, order=None))
             if not table:

@@ -52,7 +52,8 @@ def test_replay_with_states_prints_the_http_answer(client, tmp_path):
 def test_bad_input_is_a_problem_on_stderr(client, tmp_path):
     state = client.post(f"{BASE}/setup", json={"players": 2, "seed": "cli"}).get_json()["state"]
     state["players"][0]["fleas"] = -1
-    result = CliRunner().invoke(main, ["adjudicate", *_files(tmp_path, state, {"type": "play", "player": 0, "source": "pile"}, "m.json")])
+    result = CliRunner().invoke(
+        main, ["adjudicate", *_files(tmp_path, state, {"type": "play", "player": 0, "source": "pile"}, "m.json")])
     assert result.exit_code == 2
     problem = json.loads(result.stderr)
     assert problem["status"] == 422

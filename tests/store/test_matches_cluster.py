@@ -36,13 +36,15 @@ def test_matches_on_a_three_node_cluster(cluster):
     while len(owners) < 3 or index < 6:
         assert index < 60, "matches should land on every node"
         index += 1
-        match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": f"c{index}"}).get_json()
+        match = client.post("/v1/matches",
+                            json={"game": "scratch-and-catch", "players": 2, "seed": f"c{index}"}).get_json()
         match_id = match["id"]
         owners.add(raw.get_node_from_key(keys_of(match_id)[0]).port)
         for version in range(3):
             state = json.loads(store.get(match_id).state)
             legal = game.legal_moves(state)[0]
-            headers = {"If-Match": f'"{version}"', "Authorization": f"Bearer {match['seats'][legal['player']]['secret']}",
+            headers = {"If-Match": f'"{version}"',
+                       "Authorization": f"Bearer {match['seats'][legal['player']]['secret']}",
                        "Idempotency-Key": f"k{version}"}
             answer = client.post(f"/v1/matches/{match_id}/moves", json={"move": legal}, headers=headers)
             assert answer.status_code == 200 and answer.headers["ETag"] == f'"{version + 1}"'

@@ -22,7 +22,8 @@ _READ_KEY = "referee.json_body"
 def read_json_body(req: flask.Request) -> tuple[Any, bool]:
     """``(value, holds_float)`` of a JSON request body (``missing`` when the request is not
     JSON), read with :func:`strict_loads` from the bytes transport.read_body kept, once per
-    request (the fast path and the parser ask in turn). Raises ValueError (``json.JSONDecodeError``, ``UnicodeDecodeError``) for a body that is not JSON."""
+    request (the fast path and the parser ask in turn). Raises ValueError (``json.JSONDecodeError``,
+    ``UnicodeDecodeError``) for a body that is not JSON."""
     if not is_json_request(req):
         return missing, False
     environ = req.environ

@@ -12,8 +12,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from referee.service import stateless
 from referee.games import GAMES
+from referee.service import stateless
 from referee.service.matches import match_json, timestamp
 
 SEED = "example"

@@ -25,24 +25,32 @@ PROBLEM_TYPES = {
     "bad-request": "The request body is not valid JSON (or nested too deeply). Send a JSON document.",
     "not-found": "No resource at this URL: check the path and the game id (GET /v1/games lists them).",
     "method-not-allowed": "This URL does not take this method; the Allow header lists those it takes.",
-    "request-timeout": "The request body did not arrive within the service's body deadline (REFEREE_BODY_TIMEOUT_SECONDS, 10 s by default, one more second per 16 KiB received); send it again at once.",
+    "request-timeout": "The request body did not arrive within the service's body deadline "
+                       "(REFEREE_BODY_TIMEOUT_SECONDS, 10 s by default, one more second per 16 KiB received); "
+                       "send it again at once.",
     "precondition-failed": "If-Match names another version than the match's; the ETag header carries the current one.",
-    "content-too-large": "The request body is larger than the service's limit (REFEREE_MAX_BODY_BYTES, 1 MiB by default).",
+    "content-too-large": "The request body is larger than the service's limit "
+                         "(REFEREE_MAX_BODY_BYTES, 1 MiB by default).",
     "unsupported-media-type": "Send the request body with Content-Type: application/json.",
     "malformed-request": "The HTTP server could not read the request itself (its request line or headers are "
                          "malformed, or over the server's limits: 4,094 bytes of request line, 8,190 bytes per "
                          "header, 100 headers); detail says which.",
-    "unprocessable-content": "The body does not fit the operation's schema; each entry of errors points at a bad field.",
-    "impossible-state": "The state is well formed but cannot exist in the game (a card in two places, a count out of range...); errors point at the places.",
+    "unprocessable-content": "The body does not fit the operation's schema; each entry of errors points at a "
+                             "bad field.",
+    "impossible-state": "The state is well formed but cannot exist in the game (a card in two places, a count out "
+                        "of range...); errors point at the places.",
     "unplayable-options": "The game cannot be set up with these options or this player count; errors point at them.",
     "precondition-required": "Moves in a match need If-Match with the match's current ETag.",
     "unauthorized": "This request needs a seat's secret: Authorization: Bearer <secret>.",
     "forbidden": "The secret given is another seat's.",
     "unreadable-file": "Command line: a file named as input cannot be read (missing, or no permission).",
-    "malformed-header": "A header's value does not follow its syntax (If-Match: entity tags in double quotes, as ETag gives them).",
+    "malformed-header": "A header's value does not follow its syntax (If-Match: entity tags in double quotes, "
+                        "as ETag gives them).",
     "idempotency-key-reused": "This Idempotency-Key was already used with another body.",
-    "limit-exceeded": "The request asks for more work or a larger answer than the service's limits allow (docs/matches.md, Limits); the detail names the limit.",
-    "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints keep working.",
+    "limit-exceeded": "The request asks for more work or a larger answer than the service's limits allow "
+                      "(docs/matches.md, Limits); the detail names the limit.",
+    "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints "
+                         "keep working.",
     "internal": "The service failed; this is a bug.",
     "unavailable": "The service cannot answer now; retry later.",
 }
@@ -103,7 +111,8 @@ def from_refusal(error: Refused) -> Response:
                             headers=headers)
 
 
-_PARTS = {"json": "The request body", "query": "A query parameter", "headers": "A header", "view_args": "A path parameter"}
+_PARTS = {"json": "The request body", "query": "A query parameter", "headers": "A header",
+          "view_args": "A path parameter"}
 
 
 def _unfit(messages: Mapping) -> str:

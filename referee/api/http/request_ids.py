@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-
 from typing import Any, Mapping
 
 _TOKEN = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")   # whole value: fullmatch ("$" admits a final newline)

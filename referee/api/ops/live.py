@@ -19,11 +19,11 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from referee import settings
-from referee.api.ops import stopping
-from referee.json_text import ascii_digits
-from referee.api.http.problems import ProblemError
 from referee.api.body.transport import close_after_answer
+from referee.api.http.problems import ProblemError
+from referee.api.ops import stopping
 from referee.engine.core import Game
+from referee.json_text import ascii_digits
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
 DEFAULT_HEARTBEAT_SECONDS = 15.0

@@ -19,8 +19,15 @@ import time
 from typing import Any
 
 from flask import Request, Response, g
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
-                               generate_latest, multiprocess)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 
 from referee.api.body.parsing import Blueprint
 from referee.games import GAMES

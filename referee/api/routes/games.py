@@ -11,16 +11,16 @@ from flask import Response, g, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from referee.json_text import dumps_bytes
-from referee.service import stateless
-from referee.api.contract import examples
-from referee.schemas.compiled import FastEnvelope
-from referee.api.ops.metrics import count_verdict
 from referee.api.body.parsing import Blueprint, with_fast_body
-from referee.schemas.bodies import GameDetail, GameList, game_schemas
+from referee.api.contract import examples
+from referee.api.ops.metrics import count_verdict
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
 from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from referee.json_text import dumps_bytes
+from referee.schemas.bodies import GameDetail, GameList, game_schemas
+from referee.schemas.compiled import FastEnvelope
+from referee.service import stateless
 
 JSON = "application/json"
 

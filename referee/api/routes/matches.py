@@ -33,8 +33,18 @@ from referee.api.routes.games import json_response, language_of_request
 from referee.engine import information
 from referee.games import GAMES, PACKAGES
 from referee.schemas.compiled import fast_load
-from referee.schemas.matches import (LEGAL_MOVES, Match, MatchCreated, MatchCreateRequest, MatchLog, MatchVerdict,
-                                     MoveRequest, SeatQuery, SeatRequiredQuery, legal_moves_doc)
+from referee.schemas.matches import (
+    LEGAL_MOVES,
+    Match,
+    MatchCreated,
+    MatchCreateRequest,
+    MatchLog,
+    MatchVerdict,
+    MoveRequest,
+    SeatQuery,
+    SeatRequiredQuery,
+    legal_moves_doc,
+)
 from referee.schemas.pointers import pointer_errors
 from referee.service.errors import InvalidRequest, Refused
 from referee.service.matches import LISTING_ONLY, IfMatch, Matches, Observer, etag, render
@@ -131,9 +141,10 @@ def create_match(body):
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
 @blp.response(200, Match, examples=examples.match_operation("getMatch")[1], headers=docs.ETAG_HEADER)
-@blp.doc(operationId="getMatch", parameters=[*docs.READ_PARAMS, docs.PREFER_WAIT], security=[{}, {docs.SECURITY_SCHEME: []}],
-         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
-                    "503": docs.UNAVAILABLE})
+@blp.doc(operationId="getMatch", parameters=[*docs.READ_PARAMS, docs.PREFER_WAIT],
+         security=[{}, {docs.SECURITY_SCHEME: []}],
+         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
+                    "422": docs.INVALID, "503": docs.UNAVAILABLE})
 def get_match(query, match_id):
     """The match as a spectator sees it, or as seat ``?seat=N`` sees it (with that seat's
     secret): other seats' hands as counts, no hidden placement, no deck order, no generator.
@@ -204,7 +215,8 @@ def _preference_applied(response: Response) -> Response:
                    "the current version"}], security=[{}, {docs.SECURITY_SCHEME: []}],
     responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"},
                                                        "examples": examples.match_operation("getMatchEvents")[1]}}},
-               "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID, "503": docs.UNAVAILABLE})
+               "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
+               "503": docs.UNAVAILABLE})
 def get_events(query, match_id):
     """Follow a match live: one event per applied move, as the spectator (or seat ``?seat=N``,
     with its secret) may read its log entry; resumes after ``Last-Event-ID``; ends with an
@@ -245,8 +257,8 @@ def get_events(query, match_id):
 @blp.arguments(SeatQuery(), location="query")
 @blp.response(200, MatchLog, examples=examples.match_operation("getMatchLog")[1], headers=docs.ETAG_HEADER)
 @blp.doc(operationId="getMatchLog", parameters=docs.READ_PARAMS, security=[{}, {docs.SECURITY_SCHEME: []}],
-         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
-                    "503": docs.UNAVAILABLE})
+         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
+                    "422": docs.INVALID, "503": docs.UNAVAILABLE})
 def get_log(query, match_id):
     """The legal moves applied so far, in order, with their events, as a spectator (or seat
     ``?seat=N``, with its secret) may read them: values hidden from the reader are null."""
@@ -262,7 +274,8 @@ def get_log(query, match_id):
 
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
 @blp.arguments(SeatRequiredQuery(), location="query")
-@blp.response(200, legal_moves_doc(), examples=examples.match_operation("getMatchLegalMoves")[1], headers=docs.ETAG_HEADER)
+@blp.response(200, legal_moves_doc(), examples=examples.match_operation("getMatchLegalMoves")[1],
+              headers=docs.ETAG_HEADER)
 @blp.doc(operationId="getMatchLegalMoves", security=[{docs.SECURITY_SCHEME: []}],
          responses={"401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
                     "503": docs.UNAVAILABLE})
@@ -289,8 +302,9 @@ def _idempotency_key() -> str | None:
 @blp.route("/<string:match_id>/moves", methods=["POST"])
 @fast_body(MOVE_REQUEST)
 @blp.arguments(MOVE_REQUEST, examples=examples.match_operation("postMove")[0])
-@blp.response(200, MatchVerdict, examples=examples.match_operation("postMove")[1], description="The verdict (a rule violation is a normal answer: legal false, "
-              "and the match does not change)", headers=docs.ETAG_HEADER)
+@blp.response(200, MatchVerdict, examples=examples.match_operation("postMove")[1],
+              description="The verdict (a rule violation is a normal answer: legal false, "
+                          "and the match does not change)", headers=docs.ETAG_HEADER)
 @blp.doc(operationId="postMove", security=[{docs.SECURITY_SCHEME: []}], parameters=[
     {"in": "header", "name": "If-Match", "required": True,
      "schema": {"type": "string", "pattern": conditions.IF_MATCH_PATTERN},

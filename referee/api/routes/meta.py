@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import flask_swagger_ui
-from flask import Blueprint as FlaskBlueprint, current_app, redirect, send_from_directory
+from flask import Blueprint as FlaskBlueprint
+from flask import current_app, redirect, send_from_directory
 
-from referee.api.contract import examples
-from referee.api.routes.games import json_response
-from referee.api.http.problems import PROBLEM_TYPES, problem_response
 from referee.api.body.parsing import Blueprint
+from referee.api.contract import examples
+from referee.api.http.problems import PROBLEM_TYPES, problem_response
+from referee.api.routes.games import json_response
 from referee.schemas.bodies import Health
 
 # Swagger UI 5 (reads OpenAPI 3.1), as flask-swagger-ui ships its distribution files.

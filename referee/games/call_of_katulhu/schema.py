@@ -49,8 +49,8 @@ class CallOfKatulhuCatalogue(Schema):
                         required=True, validate=MaxKeys(20),
                         metadata={"description": "toy -> the toys it beats (a toy beating nothing may be left out)"})
     cats = fields.List(fields.Nested(CallOfKatulhuCat), required=True, validate=validate.Length(max=MAX_CATS))
-    cat_count = fields.Integer(strict=True, validate=validate.Range(0, MAX_CATS),
-                               metadata={"description": "how many cats the catalogue lists (default 32, as the rulebook)"})
+    cat_count = fields.Integer(strict=True, validate=validate.Range(0, MAX_CATS), metadata={
+        "description": "how many cats the catalogue lists (default 32, as the rulebook)"})
 
 
 class CallOfKatulhuOptions(Schema):
@@ -85,8 +85,8 @@ class CallOfKatulhuPlayer(Schema):
                      required=True, allow_none=True, validate=validate.Length(equal=4))
     must_play = _ids("advanced rule: the 2 toys set aside last round, to be played this round", required=True,
                      validate=validate.Length(max=2))
-    discard = fields.String(required=True, allow_none=True, validate=ID,
-                            metadata={"description": "stall rule: the cat chosen for discard (hidden); null until chosen"})
+    discard = fields.String(required=True, allow_none=True, validate=ID, metadata={
+        "description": "stall rule: the cat chosen for discard (hidden); null until chosen"})
     cats = _ids("cats attracted, in order", required=True, validate=validate.Length(max=MAX_CATS))
 
 

@@ -82,7 +82,8 @@ class CatatacDeal(Schema):
     deck stay unknown (kept sorted in the state)."""
 
     hands = fields.List(fields.List(_card(), validate=validate.Length(equal=6)),
-                        validate=validate.Length(min=2, max=6), metadata={"description": "the 6 paw cards dealt to each seat, seat 0 first (one list per player)"})
+                        validate=validate.Length(min=2, max=6), metadata={
+                            "description": "the 6 paw cards dealt to each seat, seat 0 first (one list per player)"})
     discard = fields.String(required=True, validate=PLAYED_ID, metadata={
         "description": "the card turned to start the discard pile (unseen hands: its kind)"})
     coin = fields.String(required=True, validate=validate.OneOf(COIN_FACES),
@@ -105,10 +106,13 @@ class CatatacOptions(Schema):
                                                     "faces, points cards, each refill card as a draw move) and the "
                                                     "setup may give the deal"})
     seat0_clan = _clan(metadata={"description": "clan of seat 0 (default white); the clans alternate around the table"})
-    first_player = _seat(metadata={"description": "the seat that plays first, the rulebook's youngest kitten (default 0)"})
+    first_player = _seat(metadata={
+        "description": "the seat that plays first, the rulebook's youngest kitten (default 0)"})
     deck_hockey = StrictBoolean(metadata={"description": "Deck Hockey variant: a pair can counter (default false)"})
-    kittens = StrictBoolean(metadata={"description": "Kittens variant: only the paw cards numbered 1 to 5, no Jokers (default false)"})
-    marathon = StrictBoolean(metadata={"description": "Marathon variant: 3 games in a row, points added (default false)"})
+    kittens = StrictBoolean(metadata={
+        "description": "Kittens variant: only the paw cards numbered 1 to 5, no Jokers (default false)"})
+    marathon = StrictBoolean(metadata={
+        "description": "Marathon variant: 3 games in a row, points added (default false)"})
     boosters = _boosters(metadata={"description": "boosters in play, any combination without repeats (default none): "
                                                   "distraction (A: Skip cards, 2 paw cards removed unseen, purple "
                                                   "points card), alpha (B: one face-down alpha card per player, the "
@@ -145,8 +149,9 @@ class CatatacPlayer(Schema):
                                                              "down in front of the player, not part of the hand; null "
                                                              "once played or without the alpha booster (unseen hands: "
                                                              "null while face down, named once shown at the end)"})
-    has_alpha = StrictBoolean(metadata={"description": "unseen hands with the alpha booster (required then): whether an "
-                                                       "alpha card lies in front of the player (false once played)"})
+    has_alpha = StrictBoolean(metadata={
+        "description": "unseen hands with the alpha booster (required then): whether an alpha card lies in front of "
+                       "the player (false once played)"})
 
 
 class CatatacBall(Schema):
@@ -178,7 +183,8 @@ class CatatacStash(Schema):
 
     clan = _clan(required=True, metadata={"description": "the stashing clan"})
     by = _seat(required=True, metadata={"description": "the seat that attempted the stash"})
-    next = _seat(required=True, metadata={"description": "the next opposing player, who plays after a successful stash"})
+    next = _seat(required=True,
+                 metadata={"description": "the next opposing player, who plays after a successful stash"})
     answer = fields.List(_seat(), required=True, validate=validate.Length(min=1, max=3),
                          metadata={"description": "seats that may still answer, in order: the next opponent, then "
                                                   "their teammates clockwise (cooperation); the first acts now"})
@@ -257,7 +263,8 @@ class CatatacPairChoice(Schema):
                            metadata={"description": "the basic action: steal (flip the enemy's ball on an alley to "
                                                     "your clan), movement (your ball to an adjacent alley), stash "
                                                     "(your ball from the alley next to your hideout into it: a stash "
-                                                    "attempt), or counter (Deck Hockey only, answering a stash attempt)"})
+                                                    "attempt), or counter (Deck Hockey only, answering a stash "
+                                                    "attempt)"})
     direction = fields.String(required=True, allow_none=True, validate=validate.OneOf(tuple(DIRECTIONS)),
                               metadata={"description": "required key; a direction for action movement only, null "
                                                        "for every other action: " + DIRECTION_TEXT})
@@ -326,12 +333,12 @@ class CatatacMove(CheckedSchema):
     player = _seat(required=True, metadata={"description": "the acting seat (for a play under Cooperation: the "
                                                            "teammate playing in place of the player due)"})
     card = fields.String(validate=PLAYED_ID, allow_none=True,
-                         metadata={"description": "play (required, not null): the paw card played from the hand, or the "
-                                                  "player's own alpha card (booster alpha); draw (required key): the "
-                                                  "card drawn from the paw deck, null is answered with the violation "
-                                                  "CARD_REQUIRED (a match's legal-moves shows it as null: name what "
-                                                  "you drew); show (required key): the alpha card shown; decline: "
-                                                  "absent"})
+                         metadata={"description": "play (required, not null): the paw card played from the hand, or "
+                                                  "the player's own alpha card (booster alpha); draw (required key): "
+                                                  "the card drawn from the paw deck, null is answered with the "
+                                                  "violation CARD_REQUIRED (a match's legal-moves shows it as null: "
+                                                  "name what you drew); show (required key): the alpha card shown; "
+                                                  "decline: absent"})
     pair = fields.Nested(CatatacPairChoice, allow_none=True,
                          metadata={"description": "play (required key): the pair's basic action, or null when the "
                                                   "pair is not used; absent for decline and draw"})
@@ -407,7 +414,8 @@ class CatatacClanScores(Schema):
 class CatatacMarathonScore(Schema):
     game = fields.Integer(required=True, metadata={"description": "the game being played, 1 to 3"})
     games = fields.List(fields.Nested(CatatacGameResult), required=True, metadata={"description": "completed games"})
-    totals = fields.Nested(CatatacGameResult, required=True, metadata={"description": "running totals of completed games"})
+    totals = fields.Nested(CatatacGameResult, required=True,
+                           metadata={"description": "running totals of completed games"})
 
 
 class CatatacScores(Schema):
@@ -426,9 +434,9 @@ class CatatacPlayerView(Schema):
     alpha = _alpha(allow_none=True, metadata={"description": "with boosters: the reader's own alpha card (every seat's "
                                                              "once the game is over); null once played (unseen hands: "
                                                              "every seat, null until shown at the end)"})
-    has_alpha = fields.Boolean(metadata={"description": "with boosters, every other seat until the game is over (unseen "
-                                                        "hands: every seat, always): whether an alpha card lies in "
-                                                        "front of it"})
+    has_alpha = fields.Boolean(metadata={"description": "with boosters, every other seat until the game is over "
+                                                        "(unseen hands: every seat, always): whether an alpha card "
+                                                        "lies in front of it"})
 
 
 class CatatacPointsCount(Schema):

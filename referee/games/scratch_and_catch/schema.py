@@ -32,7 +32,8 @@ def _cards(**kwargs):
 
 
 def _counts(description):
-    return IntList(0, MAX_COPIES, validate=validate.Length(equal=10), required=True, metadata={"description": description})
+    return IntList(0, MAX_COPIES, validate=validate.Length(equal=10), required=True,
+                   metadata={"description": description})
 
 
 class ScratchAndCatchDeck(Schema):
@@ -46,7 +47,8 @@ class ScratchAndCatchDeal(Schema):
 
     hands = fields.List(_cards(validate=validate.Length(equal=4)),
                         validate=validate.Length(min=2, max=6), metadata={
-                            "description": "the 4 cards dealt to each seat; required with seen hands, absent with unseen"})
+                            "description": "the 4 cards dealt to each seat; required with seen hands, absent "
+                                           "with unseen"})
     line = _cards(required=True, validate=validate.Length(equal=4),
                        metadata={"description": "the 4 cards turned onto the line"})
 
@@ -54,10 +56,13 @@ class ScratchAndCatchDeal(Schema):
 class ScratchAndCatchOptions(Schema):
     """Setup options; every field is optional and has a default."""
 
-    chance = fields.String(validate=validate.OneOf(CHANCE_MODES),
-                           metadata={"description": "seeded (default): the generator deals and draws; table: moves name the cards seen"})
-    deck = fields.Nested(ScratchAndCatchDeck, metadata={"description": "deck composition (default: the provisional 64 Cat + 12 Scratch)"})
-    scratch_cards_score = StrictBoolean(metadata={"description": "collected Scratch cards score 1 point like Cat cards (default false: the rulebook's End of the Game counts Cat cards only)"})
+    chance = fields.String(validate=validate.OneOf(CHANCE_MODES), metadata={
+        "description": "seeded (default): the generator deals and draws; table: moves name the cards seen"})
+    deck = fields.Nested(ScratchAndCatchDeck, metadata={
+        "description": "deck composition (default: the provisional 64 Cat + 12 Scratch)"})
+    scratch_cards_score = StrictBoolean(metadata={
+        "description": "collected Scratch cards score 1 point like Cat cards (default false: the rulebook's End of "
+                       "the Game counts Cat cards only)"})
     hands = fields.String(validate=validate.OneOf(HANDS_MODES), metadata={
         "description": "seen (default); unseen, with chance table: the table sees only face-up cards, named by "
                        "kind (C5); hands and draw pile are null, the refill is automatic"})
@@ -99,7 +104,8 @@ class ScratchAndCatchFinalTurns(Schema):
     ended_by = fields.Integer(strict=True, required=True, validate=validate.Range(0, 5))
     reason = fields.String(required=True, validate=validate.OneOf(("no_fleas", "cannot_refill")))
     remaining = fields.List(fields.Integer(strict=True, validate=validate.Range(0, 5)), required=True,
-                            validate=validate.Length(max=5), metadata={"description": "seats still to take their final turn, in order"})
+                            validate=validate.Length(max=5),
+                            metadata={"description": "seats still to take their final turn, in order"})
 
 
 class ScratchAndCatchState(Schema):

@@ -258,7 +258,8 @@ class TestIdempotency:
         assert "Accept-Language" in again.headers.get("Vary", "")
         legal = first_legal(mclient, match["id"])
         seat_secret = match["seats"][legal["player"]]["secret"]
-        done = move(mclient, match["id"], legal, seat_secret, '"0"', **{"Idempotency-Key": "k-6", "Accept-Language": "ja"})
+        done = move(mclient, match["id"], legal, seat_secret, '"0"',
+                    **{"Idempotency-Key": "k-6", "Accept-Language": "ja"})
         stale = move(mclient, match["id"], legal, seat_secret, '"0"', **{"Idempotency-Key": "k-6"})
         assert done.status_code == stale.status_code == 200 and stale.headers["Idempotent-Replayed"] == "true"
         assert stale.headers["Content-Language"] == "ja"

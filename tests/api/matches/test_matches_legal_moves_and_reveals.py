@@ -18,7 +18,8 @@ def test_a_seat_gets_its_own_legal_moves(mclient):
     assert {"type": "play", "player": 0, "source": "pile"} in moves and len(moves) == 5
     # Seat 1 is not to move: it has no move; and a seat needs its own secret.
     secret1 = match["seats"][1]["secret"]
-    assert mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=1", headers=bearer(secret1)).get_json()["moves"] == []
+    assert mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=1",
+                       headers=bearer(secret1)).get_json()["moves"] == []
     assert mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=0", headers=bearer(secret1)).status_code == 403
     assert mclient.get(f"/v1/matches/{match['id']}/legal-moves?seat=0").status_code == 401
     assert mclient.get(f"/v1/matches/{match['id']}/legal-moves", headers=bearer(secret0)).status_code == 422

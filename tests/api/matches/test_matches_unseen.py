@@ -88,7 +88,8 @@ def test_a_table_app_follows_a_whole_match_entering_only_face_up_cards(mclient):
 
 def test_replay_in_unseen_mode_stops_at_an_impossible_claim(mclient):
     state = mclient.post("/v1/games/scratch-and-catch/setup",
-                         json={"players": 2, "seed": "r", "options": {**UNSEEN, "deal": {"line": ["S1", "C2", "C3", "C4"]}}}
+                         json={"players": 2, "seed": "r",
+                               "options": {**UNSEEN, "deal": {"line": ["S1", "C2", "C3", "C4"]}}}
                          ).get_json()["state"]
     moves = [{"type": "play", "player": 0, "source": "hand", "card": "C7"},
              {"type": "play", "player": 0, "source": "pile", "card": "S1"}]   # S1 has one copy, on the line
@@ -96,7 +97,8 @@ def test_replay_in_unseen_mode_stops_at_an_impossible_claim(mclient):
     assert body["first_illegal"]["index"] == 1
     violation = body["first_illegal"]["violations"][0]
     assert violation["code"] == "CARD_ALREADY_SEEN" and violation["rule"] == "Game Progress"
-    assert violation["message"] == "No S1 can still be unseen: the deck has 1, all face up (1 on the line, 0 collected)."
+    assert violation["message"] == ("No S1 can still be unseen: the deck has 1, all face up "
+                                    "(1 on the line, 0 collected).")
 
 
 def test_the_readme_worked_example_a_disputed_capture(mclient):

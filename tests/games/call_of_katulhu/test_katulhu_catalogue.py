@@ -46,7 +46,8 @@ def test_custom_catalogue_is_accepted_and_travels_in_the_state():
         cat["slots"] = ["t1", N, "t3", N]
     state = GAME.setup(2, "s", {"catalogue": custom})
     GAME.check_state(state)
-    assert state["options"]["catalogue"]["beats"] == {"t1": ["t2"], "t2": [], "t3": ["t1", "t4"], "t4": [], "t5": [], "t6": []}
+    assert state["options"]["catalogue"]["beats"] == {"t1": ["t2"], "t2": [], "t3": ["t1", "t4"], "t4": [], "t5": [],
+                                                      "t6": []}
     assert state["players"][0]["hand"] == ["t1", "t2", "t3", "t4", "t5", "t6"]
     assert len(state["table"]) + len(state["cat_deck"]) == 20
     verdict = GAME.adjudicate(state, {"type": "place", "player": 0, "toys": ["t1", "t2", "t3", "t4"]})
@@ -202,4 +203,5 @@ def test_check_state_refuses_other_games_and_bad_options():
     assert "/options/chance" in impossible(dict(state, options=dict(state["options"], chance="dice")))
     bad_cat = copy.deepcopy(MECH)
     bad_cat["beats"]["yarn"].append("yarn")
-    assert "/options/catalogue/beats/yarn/2" in impossible(dict(state, options=dict(state["options"], catalogue=bad_cat)))
+    assert "/options/catalogue/beats/yarn/2" in impossible(
+        dict(state, options=dict(state["options"], catalogue=bad_cat)))

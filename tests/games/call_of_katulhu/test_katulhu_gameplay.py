@@ -87,7 +87,8 @@ def test_reveal_of_a_cat_that_cannot_be_in_the_deck_is_illegal():
 def test_reveal_moves_are_refused_in_a_seeded_game():
     """Gameplay, seeded chance: the generator turns the cats up; a reveal move is refused."""
     state = GAME.setup(2, "s")
-    assert codes(GAME.adjudicate(state, {"type": "reveal", "player": 0, "cat": state["cat_deck"][0]})) == ["REVEAL_NOT_ACCEPTED"]
+    assert codes(GAME.adjudicate(
+        state, {"type": "reveal", "player": 0, "cat": state["cat_deck"][0]})) == ["REVEAL_NOT_ACCEPTED"]
 
 
 # -- Gameplay: placement -----------------------------------------------------------------
@@ -332,7 +333,8 @@ def test_both_players_choosing_the_same_cat_discards_it_once():
     after = verdict.state
     assert after["discard_pile"] == ["b"]
     assert after["table"] == ["e", "i", "j", "l", "a"]
-    assert events_of(verdict, "cat_discarded") == [{"type": "cat_discarded", "cat": "b", "reason": "stall", "players": [0, 1]}]
+    assert events_of(verdict, "cat_discarded") == [{"type": "cat_discarded", "cat": "b", "reason": "stall",
+                                                    "players": [0, 1]}]
 
 
 # -- Gameplay: 7 cats end the game ---------------------------------------------------------
@@ -350,7 +352,8 @@ def test_first_player_to_collect_7_cats_ends_the_game_immediately():
     assert after["table"] == ["b", "e"] and after["cat_deck"] == ["f"]
     assert verdict.scores["players"][0]["total"] == 20 and verdict.scores["players"][1]["total"] == 2
     assert verdict.outcome.finished and verdict.outcome.winners == (0,)
-    assert events_of(verdict, "game_over") == [{"type": "game_over", "reason": "seven_cats", "winners": [0], "tiebreak": None}]
+    assert events_of(verdict, "game_over") == [{"type": "game_over", "reason": "seven_cats", "winners": [0],
+                                                "tiebreak": None}]
 
 
 def test_both_players_reaching_7_in_the_same_round_end_the_game_and_points_decide():

@@ -104,5 +104,6 @@ def test_impossible_state_is_422(client):
 def test_move_of_the_wrong_shape_is_422(client):
     """The move schema: a placement names 4 toys; a discard names a cat."""
     state = setup(client)
-    response = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "place", "player": 0, "cat": "blue-1"}})
+    response = client.post(f"{BASE}/adjudicate",
+                           json={"state": state, "move": {"type": "place", "player": 0, "cat": "blue-1"}})
     assert response.status_code == 422

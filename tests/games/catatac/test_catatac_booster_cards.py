@@ -75,7 +75,8 @@ def test_brute_stash_attempt_from_the_enemy_alley():
 def test_brute_conditions_unmet():
     """Brute: Enemy possession fails the condition; from the neutral alley it is not from 3."""
     assert bad(state_with("brute-1", "black_alley", "black"), play(0, "brute-1", None, BLOCK)) == ["CONDITION_NOT_MET"]
-    assert bad(state_with("brute-1", "neutral_alley", "white"), play(0, "brute-1", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("brute-1", "neutral_alley", "white"),
+               play(0, "brute-1", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
 
 
 def test_bicycle_counters_then_skips_the_next_player():
@@ -90,8 +91,10 @@ def test_bicycle_counters_then_skips_the_next_player():
 
 def test_bicycle_conditions_unmet():
     """Bicycle: its counter applies only to a stash attempt; own possession fails the condition."""
-    assert bad(state_with("bicycle-2", "neutral_alley", "black"), play(0, "bicycle-2", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with("bicycle-2", "neutral_alley", "white"), play(0, "bicycle-2", None, BLOCK)) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("bicycle-2", "neutral_alley", "black"),
+               play(0, "bicycle-2", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("bicycle-2", "neutral_alley", "white"),
+               play(0, "bicycle-2", None, BLOCK)) == ["CONDITION_NOT_MET"]
 
 
 @pytest.mark.parametrize("card", ["dribble-3", "dribble-4"])
@@ -99,7 +102,8 @@ def test_dribble_moves_then_skips(card):
     """Dribble: Possession; movement 1, then Skip (seat 1 skipped in a 4-player game)."""
     new = ok(state_with(card, "neutral_alley", "white", players=4), play(0, card, None, ((), ("white",))))
     assert ball(new) == ("white_alley", "white") and new["turn"] == {"player": 2, "phase": "play"}
-    assert bad(state_with(card, "neutral_alley", "black", players=4), play(0, card, None, ((), ("white",)))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with(card, "neutral_alley", "black", players=4),
+               play(0, card, None, ((), ("white",)))) == ["CONDITION_NOT_MET"]
 
 
 @pytest.mark.parametrize("card", ["rat-5", "zzzz-6"])
@@ -120,7 +124,8 @@ def test_surprise_steals_then_skips():
     """Surprise: Enemy Possession; steal, then Skip."""
     new = ok(state_with("surprise-7", "neutral_alley", "black", players=4), play(0, "surprise-7", None, BLOCK))
     assert ball(new) == ("neutral_alley", "white") and new["turn"] == {"player": 2, "phase": "play"}
-    assert bad(state_with("surprise-7", "neutral_alley", "white"), play(0, "surprise-7", None, BLOCK)) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("surprise-7", "neutral_alley", "white"),
+               play(0, "surprise-7", None, BLOCK)) == ["CONDITION_NOT_MET"]
 
 
 def test_ninja_stash_attempt_from_1():
@@ -128,7 +133,8 @@ def test_ninja_stash_attempt_from_1():
     new = ok(state_with("ninja-8", "white_alley", "white"), play(0, "ninja-8", None, BLOCK))
     assert ball(new) == ("white_hideout", "white") and new["turn"] == {"player": 1, "phase": "answer"}
     assert bad(state_with("ninja-8", "white_alley", "black"), play(0, "ninja-8", None, BLOCK)) == ["CONDITION_NOT_MET"]
-    assert bad(state_with("ninja-8", "neutral_alley", "white"), play(0, "ninja-8", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("ninja-8", "neutral_alley", "white"),
+               play(0, "ninja-8", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
 
 
 def test_ninja_printed_cooperation_icon_is_honoured():
@@ -143,7 +149,8 @@ def test_ninja_printed_cooperation_icon_is_honoured():
 def test_bengal_alpha_moves_then_skips():
     """Bengal (alpha, Distraction with Alpha): Possession; movement 1, then Skip. The alpha card
     is not part of the hand, so the refill brings the hand back to 6 from 1 card."""
-    new = ok(state_with("bengal-white", "neutral_alley", "white", players=4), play(0, "bengal-white", None, ((), ("black",))))
+    new = ok(state_with("bengal-white", "neutral_alley", "white", players=4),
+             play(0, "bengal-white", None, ((), ("black",))))
     assert ball(new) == ("black_alley", "white") and new["turn"] == {"player": 2, "phase": "play"}
     assert new["players"][0]["alpha"] is None and new["discard"][-1] == "bengal-white"
     assert len(new["players"][0]["hand"]) == 6
@@ -165,8 +172,10 @@ def test_challenge_counters_then_replays():
 
 def test_challenge_conditions_unmet():
     """Challenge: no stash to counter outside a stash attempt; own possession fails."""
-    assert bad(state_with("challenge-1", "neutral_alley", "black"), play(0, "challenge-1", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with("challenge-1", "neutral_alley", "white"), play(0, "challenge-1", None, BLOCK)) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("challenge-1", "neutral_alley", "black"),
+               play(0, "challenge-1", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("challenge-1", "neutral_alley", "white"),
+               play(0, "challenge-1", None, BLOCK)) == ["CONDITION_NOT_MET"]
 
 
 @pytest.mark.parametrize("card", ["duo-2", "duo-3"])
@@ -181,8 +190,10 @@ def test_accident_steals_then_stashes_from_1():
     """Accident: Enemy Possession; steal, then stash attempt from 1."""
     new = ok(state_with("accident-4", "white_alley", "black"), play(0, "accident-4", None, BLOCK))
     assert ball(new) == ("white_hideout", "white") and new["turn"] == {"player": 1, "phase": "answer"}
-    assert bad(state_with("accident-4", "white_alley", "white"), play(0, "accident-4", None, BLOCK)) == ["CONDITION_NOT_MET"]
-    assert bad(state_with("accident-4", "neutral_alley", "black"), play(0, "accident-4", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("accident-4", "white_alley", "white"),
+               play(0, "accident-4", None, BLOCK)) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("accident-4", "neutral_alley", "black"),
+               play(0, "accident-4", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
 
 
 @pytest.mark.parametrize("side,spot", [(0, "white_alley"), (1, "neutral_alley")])
@@ -194,10 +205,14 @@ def test_reflexes_each_bar_side(side, spot):
 
 def test_reflexes_unmet():
     """Reflexes: a side whose start is elsewhere does not apply; enemy possession fails; no third side."""
-    assert bad(state_with("reflexes-5", "neutral_alley", "white"), play(0, "reflexes-5", None, ((0,), ()))) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with("reflexes-5", "white_alley", "white"), play(0, "reflexes-5", None, ((1,), ()))) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with("reflexes-5", "white_alley", "black"), play(0, "reflexes-5", None, ((0,), ()))) == ["CONDITION_NOT_MET"]
-    assert bad(state_with("reflexes-5", "white_alley", "white"), play(0, "reflexes-5", None, ((2,), ()))) == ["BAR_SIDE"]
+    assert bad(state_with("reflexes-5", "neutral_alley", "white"),
+               play(0, "reflexes-5", None, ((0,), ()))) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("reflexes-5", "white_alley", "white"),
+               play(0, "reflexes-5", None, ((1,), ()))) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("reflexes-5", "white_alley", "black"),
+               play(0, "reflexes-5", None, ((0,), ()))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("reflexes-5", "white_alley", "white"),
+               play(0, "reflexes-5", None, ((2,), ()))) == ["BAR_SIDE"]
 
 
 @pytest.mark.parametrize("colour", ["white", "black"])
@@ -220,16 +235,20 @@ def test_schrodinger_stash_side_from_2():
     """Schrodinger: the right side needs possession and starts from the neutral alley."""
     new = ok(state_with("schrodinger-7", "neutral_alley", "white"), play(0, "schrodinger-7", None, ((1,), ())))
     assert ball(new) == ("white_hideout", "white")
-    assert bad(state_with("schrodinger-7", "neutral_alley", "black"), play(0, "schrodinger-7", None, ((1,), ()))) == ["CONDITION_NOT_MET"]
-    assert bad(state_with("schrodinger-7", "neutral_alley", "white"), play(0, "schrodinger-7", None, ((0,), ()))) == ["CONDITION_NOT_MET"]
-    assert bad(state_with("schrodinger-7", "neutral_alley", "black"), play(0, "schrodinger-7", None, ((0,), ()))) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("schrodinger-7", "neutral_alley", "black"),
+               play(0, "schrodinger-7", None, ((1,), ()))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("schrodinger-7", "neutral_alley", "white"),
+               play(0, "schrodinger-7", None, ((0,), ()))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("schrodinger-7", "neutral_alley", "black"),
+               play(0, "schrodinger-7", None, ((0,), ()))) == ["EFFECT_NOT_APPLICABLE"]
 
 
 def test_agile_steals_moves_and_replays():
     """Agile: Enemy Possession; steal, movement 1, Replay."""
     new = ok(state_with("agile-8", "neutral_alley", "black"), play(0, "agile-8", None, ((), ("white",))))
     assert ball(new) == ("white_alley", "white") and new["turn"] == {"player": 0, "phase": "replay"}
-    assert bad(state_with("agile-8", "neutral_alley", "white"), play(0, "agile-8", None, ((), ("white",)))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("agile-8", "neutral_alley", "white"),
+               play(0, "agile-8", None, ((), ("white",)))) == ["CONDITION_NOT_MET"]
 
 
 def test_ragdoll_alpha_moves_flips_and_replays():
@@ -256,8 +275,10 @@ def test_angora_counters_then_steals(card, seat):
 
 def test_angora_unmet():
     """Angora: outside a stash attempt its counter does not apply; own possession fails."""
-    assert bad(state_with("angora-white", "neutral_alley", "black"), play(0, "angora-white", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with("angora-white", "neutral_alley", "white"), play(0, "angora-white", None, BLOCK)) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("angora-white", "neutral_alley", "black"),
+               play(0, "angora-white", None, BLOCK)) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("angora-white", "neutral_alley", "white"),
+               play(0, "angora-white", None, BLOCK)) == ["CONDITION_NOT_MET"]
 
 
 @pytest.mark.parametrize("card,seat,clan", [("maine-coon", 0, "white"), ("laperm", 1, "black")])
@@ -276,9 +297,12 @@ def test_maine_coon_and_laperm_each_bar_side(card, seat, clan):
 def test_maine_coon_and_laperm_unmet(card, seat, clan):
     """A steal on your own ball does not apply; a stash attempt needs possession (rules notes)."""
     enemy = C.ENEMY[clan]
-    assert bad(state_with(card, "neutral_alley", clan, seat=seat), play(seat, card, None, ((0,), ()))) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with(card, f"{clan}_alley", enemy, seat=seat), play(seat, card, None, ((2,), ()))) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with(card, "neutral_alley", clan, seat=seat), play(seat, card, None, ((2,), ()))) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with(card, "neutral_alley", clan, seat=seat),
+               play(seat, card, None, ((0,), ()))) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with(card, f"{clan}_alley", enemy, seat=seat),
+               play(seat, card, None, ((2,), ()))) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with(card, "neutral_alley", clan, seat=seat),
+               play(seat, card, None, ((2,), ()))) == ["EFFECT_NOT_APPLICABLE"]
 
 
 @pytest.mark.parametrize("card,seat", [("manx", 0), ("lykoi", 1)])

@@ -40,7 +40,8 @@ def _check_invariants(state, first_box):
     boosters = tuple(options["boosters"])
     kittens = options["kittens"]
     alphas = C.alpha_set(boosters)
-    paws = [c for p in state["players"] for c in p["hand"]] + state["paw_deck"] + [c for c in state["discard"] if c not in alphas]
+    paws = ([c for p in state["players"] for c in p["hand"]] + state["paw_deck"]
+            + [c for c in state["discard"] if c not in alphas])
     assert sorted(paws + state["box"]) == sorted(C.game_paw_cards(kittens, boosters))
     for booster in C.PAW_BOOSTERS:
         if booster in boosters:
@@ -83,7 +84,8 @@ def _play_game(seed, players, boosters, hockey, kittens, chance):
     _, outcome = GAME.score(state)
     assert outcome.finished
     winners = set(outcome.winners)
-    assert winners in ({s for s, p in enumerate(state["players"]) if p["clan"] == clan} for clan in C.CLANS) or not winners
+    assert winners in ({s for s, p in enumerate(state["players"]) if p["clan"] == clan}
+                       for clan in C.CLANS) or not winners
 
 
 @settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))

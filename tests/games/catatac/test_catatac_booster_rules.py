@@ -292,7 +292,8 @@ def test_alpha_card_is_played_once():
 
 
 def test_alpha_card_only_while_the_paw_deck_is_not_empty():
-    s = bbuild([["P1-1"], ["P3-1"]], ["P8-4"], ("neutral_alley", "black"), alpha=["maine-coon", "laperm"], spare="discard")
+    s = bbuild([["P1-1"], ["P3-1"]], ["P8-4"], ("neutral_alley", "black"), alpha=["maine-coon", "laperm"],
+               spare="discard")
     assert bad(s, play(0, "maine-coon", None, ((0,), ()))) == ["ALPHA_DECK_EMPTY"]
     assert all(m["card"] != "maine-coon" for m in GAME.legal_moves(s))
 

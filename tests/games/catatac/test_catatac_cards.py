@@ -13,7 +13,8 @@ NO_PAIR_TOP = ["P5-4"]  # a top card that pairs with nothing used below (cards o
 
 def state_with(card, spot, colour, top=None, seat=0, **kw):
     hands = [[card, "P1-1"], ["P2-1"]] if seat == 0 else [["P2-1"], [card, "P1-1"]]
-    return build(hands, top or (["P8-4"] if C.KINDS[card].number == 5 else NO_PAIR_TOP), (spot, colour), turn=seat, **kw)
+    return build(hands, top or (["P8-4"] if C.KINDS[card].number == 5 else NO_PAIR_TOP), (spot, colour),
+                 turn=seat, **kw)
 
 
 # -- Icons: the catalogue matches the counts printed in the rulebook -------------------------
@@ -23,8 +24,13 @@ def test_icon_counts_match_rulebook_icons_section():
     Counter 4, Coin Flip 2, Bar 4, Joker 2, Cooperation 2; 1. Play a Paw Card: 7 of each number."""
     kinds = [C.KINDS[c] for c in C.ALL_PAW_CARDS]
     assert len(kinds) == 58
-    count = lambda pred: sum(1 for k in kinds for _ in range(pred(k)))
-    effects = lambda k, name: sum(1 for r in k.rows for o in r for e in o.effects if e[0] == name)
+
+    def count(pred):
+        return sum(1 for k in kinds for _ in range(pred(k)))
+
+    def effects(k, name):
+        return sum(1 for r in k.rows for o in r for e in o.effects if e[0] == name)
+
     assert count(lambda k: C.POSSESSION in k.conditions) == 12
     assert count(lambda k: C.ENEMY_POSSESSION in k.conditions) == 12
     assert count(lambda k: effects(k, "stash")) == 6
@@ -161,7 +167,8 @@ def test_charge_possession_movement_1(card):
     s = state_with(card, "neutral_alley", "white")
     assert ball(ok(s, play(0, card, None, ((), ("white",))))) == ("white_alley", "white")
     assert ball(ok(s, play(0, card, None, ((), ("black",))))) == ("black_alley", "white")
-    assert bad(state_with(card, "neutral_alley", "black"), play(0, card, None, ((), ("white",)))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with(card, "neutral_alley", "black"),
+               play(0, card, None, ((), ("white",)))) == ["CONDITION_NOT_MET"]
     assert bad(state_with(card, "white_alley", "white"), play(0, card, None, ((), ("white",)))) == ["MOVE_OFF_ALLEYS"]
 
 
@@ -174,7 +181,8 @@ def test_sprint_bar_movement_2_or_movement_1(card):
     centre = state_with(card, "neutral_alley", "white")
     assert bad(centre, play(0, card, None, ((0,), ("white",)))) == ["MOVE_OFF_ALLEYS"]
     assert bad(centre, play(0, card, None, ((0,), ("black",)))) == ["MOVE_OFF_ALLEYS"]
-    assert bad(state_with(card, "black_alley", "black"), play(0, card, None, ((1,), ("white",)))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with(card, "black_alley", "black"),
+               play(0, card, None, ((1,), ("white",)))) == ["CONDITION_NOT_MET"]
 
 
 def test_bar_choices_must_be_stated():
@@ -202,8 +210,10 @@ def test_stop_counter_then_coin_flip(card):
 def test_stop_unmet_outside_a_stash():
     """Activating the Action Block: !Stop! cannot be activated without a stash to counter
     (all effects must apply), nor with the Possession of your own clan."""
-    assert bad(state_with("stop-1", "neutral_alley", "black"), play(0, "stop-1", None, ((), ()), coins=None)) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with("stop-1", "neutral_alley", "white"), play(0, "stop-1", None, ((), ()))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("stop-1", "neutral_alley", "black"),
+               play(0, "stop-1", None, ((), ()), coins=None)) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("stop-1", "neutral_alley", "white"),
+               play(0, "stop-1", None, ((), ()))) == ["CONDITION_NOT_MET"]
 
 
 @pytest.mark.parametrize("card", ["capture-2", "capture-3", "capture-4", "capture-5"])
@@ -225,15 +235,19 @@ def test_smash_possession_stash_from_1(card):
 @pytest.mark.parametrize("card", ["courage-6", "courage-7", "courage-8"])
 def test_courage_enemy_possession_movement_1(card):
     """Activating the Action Block, Courage: Enemy Possession; movement 1 (the ball stays the enemy's)."""
-    assert ball(ok(state_with(card, "neutral_alley", "black"), play(0, card, None, ((), ("black",))))) == ("black_alley", "black")
-    assert bad(state_with(card, "neutral_alley", "white"), play(0, card, None, ((), ("black",)))) == ["CONDITION_NOT_MET"]
+    assert ball(ok(state_with(card, "neutral_alley", "black"),
+                   play(0, card, None, ((), ("black",))))) == ("black_alley", "black")
+    assert bad(state_with(card, "neutral_alley", "white"),
+               play(0, card, None, ((), ("black",)))) == ["CONDITION_NOT_MET"]
 
 
 @pytest.mark.parametrize("card", ["impact-6", "impact-7"])
 def test_impact_possession_stash_from_2(card):
     """Stash Attempt, Impact: Possession; stash attempt from 2 (the neutral alley)."""
-    assert ball(ok(state_with(card, "neutral_alley", "white"), play(0, card, None, ((), ())))) == ("white_hideout", "white")
-    assert ball(ok(state_with(card, "neutral_alley", "black", seat=1), play(1, card, None, ((), ())))) == ("black_hideout", "black")
+    assert ball(ok(state_with(card, "neutral_alley", "white"),
+                   play(0, card, None, ((), ())))) == ("white_hideout", "white")
+    assert ball(ok(state_with(card, "neutral_alley", "black", seat=1),
+                   play(1, card, None, ((), ())))) == ("black_hideout", "black")
     assert bad(state_with(card, "white_alley", "white"), play(0, card, None, ((), ()))) == ["EFFECT_NOT_APPLICABLE"]
     assert bad(state_with(card, "neutral_alley", "black"), play(0, card, None, ((), ()))) == ["CONDITION_NOT_MET"]
 
@@ -254,8 +268,10 @@ def test_bingo_bar_movement_1_or_stash_from_1():
     assert ball(ok(s, play(0, "bingo-8", None, ((0,), ("black",))))) == ("neutral_alley", "white")
     assert ball(ok(s, play(0, "bingo-8", None, ((1,), ())))) == ("white_hideout", "white")
     assert bad(s, play(0, "bingo-8", None, ((1,), ("black",)))) == ["DIRECTIONS_MISMATCH"]
-    assert bad(state_with("bingo-8", "neutral_alley", "white"), play(0, "bingo-8", None, ((1,), ()))) == ["EFFECT_NOT_APPLICABLE"]
-    assert bad(state_with("bingo-8", "white_alley", "black"), play(0, "bingo-8", None, ((0,), ("black",)))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("bingo-8", "neutral_alley", "white"),
+               play(0, "bingo-8", None, ((1,), ()))) == ["EFFECT_NOT_APPLICABLE"]
+    assert bad(state_with("bingo-8", "white_alley", "black"),
+               play(0, "bingo-8", None, ((0,), ("black",)))) == ["CONDITION_NOT_MET"]
 
 
 def test_fido_bar_movement_2_or_movement_1():
@@ -264,7 +280,8 @@ def test_fido_bar_movement_2_or_movement_1():
     assert ball(ok(s, play(0, "fido-8", None, ((0,), ("white",))))) == ("white_alley", "black")
     assert ball(ok(s, play(0, "fido-8", None, ((1,), ("white",))))) == ("neutral_alley", "black")
     assert bad(s, play(0, "fido-8", None, ((0,), ("black",)))) == ["MOVE_OFF_ALLEYS"]
-    assert bad(state_with("fido-8", "black_alley", "white"), play(0, "fido-8", None, ((1,), ("white",)))) == ["CONDITION_NOT_MET"]
+    assert bad(state_with("fido-8", "black_alley", "white"),
+               play(0, "fido-8", None, ((1,), ("white",)))) == ["CONDITION_NOT_MET"]
 
 
 @pytest.mark.parametrize("number", range(1, 9))
@@ -310,10 +327,13 @@ def test_combo_smash_pair_movement_then_stash():
 def test_combo_sprint_both_orders_both_sides():
     """The "Combo" with a bar: Sprint paired, both orders and both sides."""
     s = build([["sprint-1", "P3-1"], ["P3-2"]], ["P1-1"], ("black_alley", "white"))
-    assert ball(ok(s, play(0, "sprint-1", ("movement", "white"), ((1,), ("white",)), "pair_first"))) == ("white_alley", "white")
-    assert ball(ok(s, play(0, "sprint-1", ("movement", "black"), ((0,), ("white",)), "block_first"))) == ("neutral_alley", "white")
+    assert ball(ok(s, play(0, "sprint-1", ("movement", "white"), ((1,), ("white",)),
+                           "pair_first"))) == ("white_alley", "white")
+    assert ball(ok(s, play(0, "sprint-1", ("movement", "black"), ((0,), ("white",)),
+                           "block_first"))) == ("neutral_alley", "white")
     assert bad(s, play(0, "sprint-1", ("movement", "white"), ((0,), ("white",)), "pair_first")) == ["MOVE_OFF_ALLEYS"]
-    assert ball(ok(s, play(0, "sprint-1", ("movement", "white"), ((1,), ("black",)), "pair_first"))) == ("black_alley", "white")
+    assert ball(ok(s, play(0, "sprint-1", ("movement", "white"), ((1,), ("black",)),
+                           "pair_first"))) == ("black_alley", "white")
 
 
 def test_combo_after_a_stash_attempt_nothing_follows():
@@ -321,7 +341,8 @@ def test_combo_after_a_stash_attempt_nothing_follows():
     s = build([["bingo-8", "P1-1"], ["P3-1"]], ["P8-1"], ("white_alley", "white"))
     assert bad(s, play(0, "bingo-8", ("movement", "black"), ((1,), ()), "block_first")) == ["STASH_ENDS_TURN"]
     assert bad(s, play(0, "bingo-8", ("stash", None), ((0,), ("black",)), "pair_first")) == ["STASH_ENDS_TURN"]
-    assert ball(ok(s, play(0, "bingo-8", ("movement", "black"), ((0,), ("white",)), "pair_first"))) == ("white_alley", "white")
+    assert ball(ok(s, play(0, "bingo-8", ("movement", "black"), ((0,), ("white",)),
+                           "pair_first"))) == ("white_alley", "white")
 
 
 def test_combo_order_stated_exactly_when_both_are_used():

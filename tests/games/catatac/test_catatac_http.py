@@ -19,7 +19,8 @@ def test_setup_legal_moves_and_a_legal_move(client):
     assert response.status_code == 200, response.get_data(as_text=True)
     state = response.get_json()["state"]
     moves = client.post(f"{BASE}/legal-moves", json={"state": state}).get_json()["moves"]
-    assert moves and all(m["player"] == 0 for m in moves if m["type"] == "play" and m["card"] in state["players"][0]["hand"])
+    assert moves and all(m["player"] == 0
+                         for m in moves if m["type"] == "play" and m["card"] in state["players"][0]["hand"])
     verdict = client.post(f"{BASE}/adjudicate", json={"state": state, "move": moves[-1]}).get_json()
     assert verdict["legal"] is True and verdict["state"]["turn"]["phase"] in ("play", "answer")
 
@@ -30,8 +31,10 @@ def test_illegal_move_cites_the_rulebook_in_japanese(client):
     answer = client.post(f"{BASE}/adjudicate", json={"state": state, "move": play(0, "P4-2", ("steal", None))},
                          headers={"Accept-Language": "ja"}).get_json()
     assert answer["legal"] is False
-    assert answer["violations"] == [{"code": "NO_PAIR", "message": "カードP4-2はP3-1とペアになりません。", "rule": "ペアを作る"}]
-    english = client.post(f"{BASE}/adjudicate", json={"state": state, "move": play(0, "P4-2", ("steal", None))}).get_json()
+    assert answer["violations"] == [{"code": "NO_PAIR", "message": "カードP4-2はP3-1とペアになりません。",
+                                     "rule": "ペアを作る"}]
+    english = client.post(f"{BASE}/adjudicate",
+                          json={"state": state, "move": play(0, "P4-2", ("steal", None))}).get_json()
     assert english["violations"][0]["rule"] == "Making a Pair"
 
 
@@ -44,14 +47,16 @@ def test_impossible_state_is_a_422_problem(client):
 
 def test_play_without_its_choices_is_rejected_by_the_schema(client):
     state = build([["P4-2"], ["P1-1"]], ["P3-1"])
-    response = client.post(f"{BASE}/adjudicate", json={"state": state, "move": {"type": "play", "player": 0, "card": "P4-2"}})
+    response = client.post(f"{BASE}/adjudicate",
+                           json={"state": state, "move": {"type": "play", "player": 0, "card": "P4-2"}})
     assert response.status_code == 422
 
 
 def test_stash_succeeds_through_replay(client):
     """Stash Attempt through /replay: smash, decline; White holds one face-down points card."""
     state = build([["smash-3", "P1-1"], ["P2-1"]], ["P8-4"], ("white_alley", "white"))
-    answer = client.post(f"{BASE}/replay", json={"state": state, "moves": [play(0, "smash-3", None, ((), ())), decline(1)]}).get_json()
+    answer = client.post(f"{BASE}/replay", json={
+        "state": state, "moves": [play(0, "smash-3", None, ((), ())), decline(1)]}).get_json()
     assert answer["first_illegal"] is None
     assert answer["state"]["points"]["white"] == ["green"]
     assert answer["steps"][-1]["scores"]["clans"]["white"]["points_cards"] == 1

@@ -16,7 +16,8 @@ from referee.games.catatac.legal import block_options
 PAIRS = [None, ("steal", None), ("movement", "black"), ("movement", "white"), ("stash", None), ("counter", None),
          ("movement", None), ("steal", "white")]
 ORDERS = [None, "pair_first", "block_first"]
-EXTRA_BLOCKS = [((), ()), ((0,), ()), ((1,), ("white",)), ((2,), ("black",)), ((), ("black", "white")), ((0, 0), ("white",))]
+EXTRA_BLOCKS = [((), ()), ((0,), ()), ((1,), ("white",)), ((2,), ("black",)), ((), ("black", "white")),
+                ((0, 0), ("white",))]
 
 
 def _candidates(state, rnd, count=16):
@@ -96,7 +97,8 @@ def _play_game(seed, players, hockey, kittens, marathon, chance):
     scores, outcome = GAME.score(state)
     assert outcome.finished
     winners = set(outcome.winners)
-    assert winners in ({s for s, p in enumerate(state["players"]) if p["clan"] == clan} for clan in C.CLANS) or not winners
+    assert winners in ({s for s, p in enumerate(state["players"]) if p["clan"] == clan}
+                       for clan in C.CLANS) or not winners
     if marathon:
         assert len(state["marathon"]["completed"]) == 3
     return steps

@@ -79,8 +79,10 @@ def test_counter_then_finish_the_block_and_the_combo_both_orders():
     s = pending([["P1-1"], ["stop-1", "P2-1"]], discard=["P1-2"], chance="table")
     after = ok(s, play(1, "stop-1", ("steal", None), ((), ()), "block_first", coins=["white"]))
     assert ball(after) == ("white_alley", "black")
-    assert bad(s, play(1, "stop-1", ("steal", None), ((), ()), "block_first", coins=["black"])) == ["PAIR_ACTION_NOT_POSSIBLE"]
-    assert bad(s, play(1, "stop-1", ("steal", None), ((), ()), "pair_first", coins=["white"])) == ["PAIR_ACTION_NOT_POSSIBLE"]
+    assert bad(s, play(1, "stop-1", ("steal", None), ((), ()), "block_first",
+                       coins=["black"])) == ["PAIR_ACTION_NOT_POSSIBLE"]
+    assert bad(s, play(1, "stop-1", ("steal", None), ((), ()), "pair_first",
+                       coins=["white"])) == ["PAIR_ACTION_NOT_POSSIBLE"]
 
 
 def test_only_a_counter_answers_a_stash():
@@ -131,7 +133,8 @@ def test_cooperation_block_alone_or_combo_never_the_pair_alone():
 
 def test_teammates_answer_in_clockwise_order_in_six_players():
     """Cooperation (2x), rules notes: teammates may offer Miracle clockwise from the next opponent."""
-    s = build([["smash-3", "P1-1"], ["P2-1"], ["P3-1"], ["P4-1"], ["P5-1"], ["P6-1"]], ["P8-4"], ("white_alley", "white"))
+    s = build([["smash-3", "P1-1"], ["P2-1"], ["P3-1"], ["P4-1"], ["P5-1"], ["P6-1"]], ["P8-4"],
+              ("white_alley", "white"))
     after = ok(s, play(0, "smash-3", None, ((), ())))
     assert after["stash"]["answer"] == [1, 3, 5]
     after = ok(ok(after, decline(1)), decline(3))
@@ -184,7 +187,8 @@ def test_black_stash_countered_by_white():
 def test_last_points_card_ends_the_game():
     """End of the Game: the game ends when the points deck is exhausted."""
     s = pending([["P1-1"], ["P2-1"]], points_deck=["grey"],
-                points={"white": ["green", "blue"], "black": ["yellow", "red", "multicolour", "black-ball", "white-ball"]})
+                points={"white": ["green", "blue"],
+                        "black": ["yellow", "red", "multicolour", "black-ball", "white-ball"]})
     after = ok(s, decline(1))
     assert after["finished"] and after["turn"]["phase"] == "over"
     scores, outcome = GAME.score(after)

@@ -43,7 +43,8 @@ def test_setup_seat0_clan_black():
 @pytest.mark.parametrize("players,options,pointer", [
     (3, {}, "/players"), (8, {}, "/players"), (2, {"first_player": 2}, "/options/first_player"),
     (2, {"chance": "dice"}, "/options/chance"), (2, {"kittens": 1}, "/options/kittens"),
-    (2, {"colour": "red"}, "/options/colour"), (2, {"deal": {"hands": [], "discard": "P1-1", "coin": "white"}}, "/options/deal"),
+    (2, {"colour": "red"}, "/options/colour"),
+    (2, {"deal": {"hands": [], "discard": "P1-1", "coin": "white"}}, "/options/deal"),
 ])
 def test_setup_rejects_bad_options(players, options, pointer):
     """Setup: 2, 4 or 6 players in two alternating clans; options are checked."""
@@ -60,7 +61,8 @@ def test_setup_at_a_table_takes_the_deal_seen():
     assert state["ball"] == {"spot": "neutral_alley", "colour": "black"}
     assert state["paw_deck"] == sorted(state["paw_deck"]) and len(state["paw_deck"]) == 45
     with pytest.raises(InvalidOptions):
-        GAME.setup(2, "s", {"chance": "table", "deal": {"hands": [hands[0], hands[0]], "discard": "joker-1", "coin": "black"}})
+        GAME.setup(2, "s", {"chance": "table",
+                            "deal": {"hands": [hands[0], hands[0]], "discard": "joker-1", "coin": "black"}})
 
 
 def test_kittens_uses_only_cards_numbered_1_to_5():
@@ -101,7 +103,8 @@ def test_refill_at_a_table_is_drawn_card_by_card():
         after = ok(after, {"type": "draw", "player": 0, "card": card})
     assert len(after["players"][0]["hand"]) == 6 and after["turn"] == {"player": 1, "phase": "play"}
     assert bad(s, play(0, "P1-1", draw=["P1-3"])) == ["DRAW_SEPARATE"]
-    assert bad(build([["P1-1"], ["P3-1"]], ["P8-4"]), {"type": "draw", "player": 0, "card": "P1-3"}) == ["NO_REFILL_PENDING"]
+    assert bad(build([["P1-1"], ["P3-1"]], ["P8-4"]),
+               {"type": "draw", "player": 0, "card": "P1-3"}) == ["NO_REFILL_PENDING"]
 
 
 def test_turn_order_clockwise_and_not_your_turn():
@@ -154,7 +157,8 @@ def test_seeded_coin_is_flipped_by_the_referee_and_never_named():
 def test_two_valued_cards_give_the_clan_colour_value():
     """Crowning the Winning Clan: a two-valued card gives the points of your clan's colour."""
     state = build([["P1-1"], []], ["P8-4"], spare="discard", finished=True, phase="over",
-                  points={"white": ["black-ball", "white-ball"], "black": ["green", "blue", "yellow", "red", "grey", "multicolour"]},
+                  points={"white": ["black-ball", "white-ball"],
+                          "black": ["green", "blue", "yellow", "red", "grey", "multicolour"]},
                   points_deck=[])
     scores, outcome = GAME.score(state)
     assert scores["clans"]["white"] == {"seats": [0], "points_cards": 2, "points": 3, "sardines": 0}
@@ -165,7 +169,8 @@ def test_two_valued_cards_give_the_clan_colour_value():
 def test_tie_goes_to_more_sardines():
     """Crowning the Winning Clan: in case of a tie, the clan with the most sardines wins."""
     state = build([["P1-1"], []], ["P8-4"], spare="discard", finished=True, phase="over",
-                  points={"white": ["blue", "multicolour", "black-ball"], "black": ["grey", "white-ball", "green", "yellow", "red"]},
+                  points={"white": ["blue", "multicolour", "black-ball"],
+                          "black": ["grey", "white-ball", "green", "yellow", "red"]},
                   points_deck=[])
     # White 1 + 2 + 1 = 4, 1 sardine; Black 1 + 1 + 0 + 1 + 1 = 4, 3 sardines
     _, outcome = GAME.score(state)
@@ -175,7 +180,8 @@ def test_tie_goes_to_more_sardines():
 def test_tie_that_persists_stays_a_tie():
     """Crowning the Winning Clan: if the tie persists, the game is tied (no winners)."""
     state = build([["P1-1"], []], ["P8-4"], spare="discard", finished=True, phase="over",
-                  points={"white": ["blue", "yellow", "white-ball", "grey"], "black": ["red", "green", "black-ball", "multicolour"]},
+                  points={"white": ["blue", "yellow", "white-ball", "grey"],
+                          "black": ["red", "green", "black-ball", "multicolour"]},
                   points_deck=[])
     # White 1 + 1 + 2 + 1 = 5, 2 sardines; Black 1 + 0 + 2 + 2 = 5, 2 sardines
     scores, outcome = GAME.score(state)
@@ -203,7 +209,8 @@ def test_marathon_deals_the_next_game_and_adds_points():
     """Variants, Marathon: when a game ends the referee deals the next one; points are added."""
     s = build([["P1-1"], ["P2-1"]], ["P8-4"], ("white_hideout", "white"), turn=1, phase="answer",
               stash={"clan": "white", "by": 0, "next": 1, "answer": [1]}, marathon=True,
-              points_deck=["grey"], points={"white": ["white-ball"], "black": ["green", "blue", "yellow", "red", "multicolour", "black-ball"]})
+              points_deck=["grey"], points={"white": ["white-ball"],
+                                            "black": ["green", "blue", "yellow", "red", "multicolour", "black-ball"]})
     after = ok(s, decline(1))
     # game 1: White 2 + 1 (grey) = 3, 0 sardines; Black 0 + 1 + 1 + 1 + 2 + 2 = 7, 4 sardines
     assert not after["finished"]
@@ -213,7 +220,8 @@ def test_marathon_deals_the_next_game_and_adds_points():
     assert all(len(p["hand"]) == 6 for p in after["players"]) and after["ball"]["spot"] == "neutral_alley"
     assert after["turn"] == {"player": 0, "phase": "play"} and after["stash"] is None
     scores, outcome = GAME.score(after)
-    assert scores["marathon"]["totals"] == {"white": {"points": 3, "sardines": 0}, "black": {"points": 7, "sardines": 4}}
+    assert scores["marathon"]["totals"] == {"white": {"points": 3, "sardines": 0},
+                                            "black": {"points": 7, "sardines": 4}}
     assert not outcome.finished
 
 
@@ -227,9 +235,11 @@ def test_marathon_third_game_ends_the_match_on_totals():
     assert after["finished"]
     scores, outcome = GAME.score(after)
     # game 3: White 2 + 2 = 4 (0 sardines), Black 0 + 1 = 1 (2 sardines)
-    assert scores["marathon"]["games"][2] == {"white": {"points": 4, "sardines": 0}, "black": {"points": 1, "sardines": 2}}
+    assert scores["marathon"]["games"][2] == {"white": {"points": 4, "sardines": 0},
+                                              "black": {"points": 1, "sardines": 2}}
     # totals: White 6 + 2 + 4 = 12, Black 3 + 7 + 1 = 11
-    assert scores["marathon"]["totals"]["white"]["points"] == 12 and scores["marathon"]["totals"]["black"]["points"] == 11
+    assert (scores["marathon"]["totals"]["white"]["points"] == 12
+            and scores["marathon"]["totals"]["black"]["points"] == 11)
     assert outcome.winners == (0,)
     # Once the Marathon is over the clans show its totals (sardines: White 2 + 1 + 0, Black 2 + 3 + 2).
     assert scores["clans"]["white"]["points"] == 12 and scores["clans"]["black"]["points"] == 11
@@ -248,7 +258,8 @@ def test_marathon_carried_over_three_games_by_legal_moves():
     assert games_seen == {1, 2, 3} and len(state["marathon"]["completed"]) == 3
     scores, _ = GAME.score(state)
     for clan in C.CLANS:
-        assert scores["marathon"]["totals"][clan]["points"] == sum(g[clan]["points"] for g in state["marathon"]["completed"])
+        assert scores["marathon"]["totals"][clan]["points"] == sum(g[clan]["points"]
+                                                                   for g in state["marathon"]["completed"])
 
 
 # -- state consistency ----------------------------------------------------------------------------

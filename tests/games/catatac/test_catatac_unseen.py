@@ -233,7 +233,8 @@ def test_a_disputed_capture():
     assert captured.legal and captured.state["ball"] == {"spot": "black_alley", "colour": "black"}
     again = _play(captured.state, 2, "capture-4", block=BLOCK)
     assert _codes(again) == [("CARD_ALREADY_SEEN", "1. Play a Paw Card")]
-    assert again.violations[0].text() == "No capture-4 can still be unseen: the game has 1, all face up on the discard pile."
+    assert again.violations[0].text() == ("No capture-4 can still be unseen: the game has 1, all face up on the "
+                                          "discard pile.")
     state = _play(captured.state, 2, "P4", pair={"action": "steal", "direction": None}).state
     state = _play(state, 3, "P4", pair={"action": "steal", "direction": None}).state
     assert state["discard"] == ["P4", "P4", "capture-4", "P4", "P4"]
@@ -340,8 +341,10 @@ def test_alpha_cards_still_face_down_are_shown_before_the_game_is_scored():
     assert last.events[-1] == {"type": "alpha_cards_to_show", "players": [0, 1]}
     assert last.state["turn"] == {"player": 0, "phase": "show"} and not last.outcome.finished
     assert GAME.legal_moves(last.state) == [
-        {"type": "show", "player": 0, "card": card, "table_fills": ["card"]} for card in ("angora-white", "maine-coon", "manx")
-    ] + [{"type": "show", "player": 1, "card": card, "table_fills": ["card"]} for card in ("angora-black", "laperm", "lykoi")]
+        {"type": "show", "player": 0, "card": card, "table_fills": ["card"]}
+        for card in ("angora-white", "maine-coon", "manx")
+    ] + [{"type": "show", "player": 1, "card": card, "table_fills": ["card"]}
+         for card in ("angora-black", "laperm", "lykoi")]
     assert _codes(_play(last.state, 0, "P2")) == [("SHOW_PENDING", "Crowning the Winning Clan")]
     show = {"type": "show", "player": 0}
     assert _codes(GAME.adjudicate(last.state, {**show, "card": "laperm"})) == [("ALPHA_NOT_HELD", "The Boosters")]

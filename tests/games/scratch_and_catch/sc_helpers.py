@@ -28,7 +28,8 @@ def build(hands, line, pile=(), fleas=None, collected=None, turn=0, step="first"
     n = len(hands)
     collected = collected or [[] for _ in range(n)]
     fleas = fleas if fleas is not None else [10] * n
-    named = [c for h in hands for c in h] + [c for p in line for c in p] + list(pile) + [c for h in collected for c in h]
+    named = ([c for h in hands for c in h] + [c for p in line for c in p] + list(pile)
+             + [c for h in collected for c in h])
     deck = _deck_for(named)
     rest = [c for c in deck_ids(tuple(deck["cat"]), tuple(deck["scratch"])) if c not in set(named)]
     state = {

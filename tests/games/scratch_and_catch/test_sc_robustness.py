@@ -21,7 +21,8 @@ def test_the_largest_deck_setup_gives_a_state_the_referee_accepts(client):
 
 def test_a_line_pile_may_hold_every_card_of_its_number(client):
     """A pile on the line holds at most the 198 cards of its number."""
-    state = client.post(f"{BASE}/setup", json={"players": 2, "seed": "big", "options": {"deck": LARGEST}}).get_json()["state"]
+    state = client.post(f"{BASE}/setup",
+                        json={"players": 2, "seed": "big", "options": {"deck": LARGEST}}).get_json()["state"]
     value = state["line"][0]["value"]
     same = [c for c in state["draw_pile"] if int(c[1:c.index("-")]) == value]
     state["draw_pile"] = [c for c in state["draw_pile"] if c not in set(same)]

@@ -69,7 +69,8 @@ def test_setup_refuses_a_deck_too_small_to_deal():
 def test_setup_custom_deck_composition_is_used():
     """Options: a custom deck composition replaces the default one."""
     state = GAME.setup(2, "s", {"deck": {"cat": [2] * 10, "scratch": [0] * 9 + [1]}})
-    cards = [c for p in state["players"] for c in p["hand"]] + [c for pile in state["line"] for c in pile["cards"]] + state["draw_pile"]
+    cards = ([c for p in state["players"] for c in p["hand"]] + [c for pile in state["line"] for c in pile["cards"]]
+             + state["draw_pile"])
     assert len(cards) == 21
     assert "S10-1" in cards and "C1-2" in cards
 
@@ -225,7 +226,8 @@ def test_game_progress_table_refill_is_drawn_card_by_card():
 
 def test_game_progress_players_take_turns_clockwise():
     """Game Progress: players take turns clockwise; another player cannot act."""
-    state = build([["C1-1", "C1-2", "C1-3", "C1-4"], ["C2-1", "C2-2", "C2-3", "C2-4"], ["C3-1", "C3-2", "C3-3", "C3-4"]],
+    state = build([["C1-1", "C1-2", "C1-3", "C1-4"], ["C2-1", "C2-2", "C2-3", "C2-4"],
+                   ["C3-1", "C3-2", "C3-3", "C3-4"]],
                   [["C9-1"]])
     verdict = play(state, 1, "C2-1")
     assert not verdict.legal
@@ -261,7 +263,8 @@ def test_game_progress_empty_draw_pile_cannot_be_played_from():
 def test_scratch_cards_example_nicolas():
     """Scratch Cards: Nicolas played a 5, then a 6 (Scratch): he collects all the Cat 5 and 7
     cards; all other players each take 2 fleas."""
-    state = build([["C5-2", "S6-1", "C9-1", "C9-2"], ["C1-1", "C1-2", "C1-3", "C1-4"], ["C2-1", "C2-2", "C2-3", "C2-4"]],
+    state = build([["C5-2", "S6-1", "C9-1", "C9-2"], ["C1-1", "C1-2", "C1-3", "C1-4"],
+                   ["C2-1", "C2-2", "C2-3", "C2-4"]],
                   [["C5-1"], ["C6-1"], ["C7-1", "C7-2"]], fleas=[10, 4, 7])
     state = play(state, 0, "C5-2").state
     verdict = play(state, 0, "S6-1")
@@ -299,7 +302,8 @@ def test_scratch_cards_with_a_sequence_apply_both():
 def test_end_of_the_game_no_fleas_gives_every_other_player_a_final_turn():
     """End of the Game: a player with no more fleas ends the game; all other players take one
     final turn, except the player who ended it."""
-    state = build([["C6-1", "C7-1", "C1-1", "C1-2"], ["C2-1", "C2-2", "C2-3", "C2-4"], ["C3-2", "C3-3", "C3-4", "C3-5"]],
+    state = build([["C6-1", "C7-1", "C1-1", "C1-2"], ["C2-1", "C2-2", "C2-3", "C2-4"],
+                   ["C3-2", "C3-3", "C3-4", "C3-5"]],
                   [["C5-1"]], fleas=[3, 10, 10])
     state = play(state, 0, "C6-1").state
     verdict = play(state, 0, "C7-1")
@@ -349,7 +353,8 @@ def test_end_of_the_game_player_without_cards_is_passed_over():
 
 
 @pytest.mark.parametrize("fleas,points", [
-    (0, 15), (1, 12), (5, 12), (6, 6), (10, 6), (11, 0), (15, 0), (16, -4), (20, -4), (21, -8), (25, -8), (26, -12), (70, -12),
+    (0, 15), (1, 12), (5, 12), (6, 6), (10, 6), (11, 0), (15, 0), (16, -4), (20, -4), (21, -8), (25, -8), (26, -12),
+    (70, -12),
 ])
 def test_end_of_the_game_flea_table(fleas, points):
     """End of the Game: Fleas 0 +15, 1-5 +12, 6-10 +6, 11-15 0, 16-20 -4, 21-25 -8, 26+ -12."""
@@ -426,9 +431,11 @@ def _valid():
     (lambda s: s["players"][0]["hand"].__setitem__(0, "C11-1"), "/players/0/hand/0"),
     (lambda s: s["players"][1].__setitem__("fleas", -1), "/players/1/fleas"),
     (lambda s: s["draw_pile"].pop(), ""),
-    (lambda s: s["players"].append({"hand": [], "fleas": 1, "collected": []}) or s["players"].extend([s["players"][-1]] * 4), "/players"),
+    (lambda s: s["players"].append({"hand": [], "fleas": 1, "collected": []})
+     or s["players"].extend([s["players"][-1]] * 4), "/players"),
     (lambda s: s["turn"].__setitem__("player", 3), "/turn/player"),
-    (lambda s: s.update(finished=True, final_turns={"ended_by": 0, "reason": "no_fleas", "remaining": [1]}), "/finished"),
+    (lambda s: s.update(finished=True, final_turns={"ended_by": 0, "reason": "no_fleas", "remaining": [1]}),
+     "/finished"),
     (lambda s: s["line"].reverse() if len(s["line"]) > 1 else s["line"][0].__setitem__("value", 11), "/line/1/value"),
 ])
 def test_impossible_states_are_refused_with_a_pointer(mutate, pointer):
@@ -478,7 +485,8 @@ def test_game_progress_table_cards_not_named_are_a_violation_not_a_schema_error(
     match's legal-moves shows it) is answered CARD_REQUIRED."""
     state = build([["C1-1", "C3-1", "C5-1", "C5-2"], ["C2-1", "C2-2", "C2-3", "C2-4"]],
                   [["C9-1"]], pile=["C7-1", "C7-2", "C7-3"], chance="table", extra_pile=False)
-    assert GAME.adjudicate(state, {"type": "play", "player": 0, "source": "pile", "card": None}).violations[0].code == "CARD_REQUIRED"
+    assert GAME.adjudicate(
+        state, {"type": "play", "player": 0, "source": "pile", "card": None}).violations[0].code == "CARD_REQUIRED"
     state = play(play(state, 0, "C1-1").state, 0, "C3-1").state
     assert GAME.adjudicate(state, {"type": "draw", "player": 0, "card": None}).violations[0].code == "CARD_REQUIRED"
     assert GAME.adjudicate(state, {"type": "draw", "player": 0}).violations[0].code == "CARD_REQUIRED"
