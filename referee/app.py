@@ -35,6 +35,18 @@ RFC 9457 problem details (application/problem+json) with JSON pointers to the ba
 Request bodies are limited to REFEREE_MAX_BODY_BYTES (default 1 MiB)."""
 
 
+class RefereeFlask(Flask):
+    """Flask for views that are all plain functions.
+
+    Flask's ``ensure_sync``, which its documentation names for overriding, asks
+    ``inspect.iscoroutinefunction`` of every hook and view on every request (about a dozen
+    times); Referee has no ``async def`` view or hook, so each function is returned as it is
+    (tests/api/test_sync_views.py checks that none is a coroutine function)."""
+
+    def ensure_sync(self, func):
+        return func
+
+
 class NoSessions(SessionInterface):
     """Referee keeps no cookie session: every request gets the one shared, empty, read-only
     null session (Flask's default builds a new one per request, after asking for a signing
@@ -83,7 +95,7 @@ class RefereeApi(Api):
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The WSGI application. ``config`` overrides Flask settings (tests)."""
-    app = Flask(__name__)
+    app = RefereeFlask(__name__)
     app.session_interface = NoSessions()
     app.json.sort_keys = True
     app.config.update(
@@ -103,19 +115,24 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["REFEREE_BODY_TIMEOUT_SECONDS"] = settings.configured(app.config, "REFEREE_BODY_TIMEOUT_SECONDS",
                                                                      body_timeout_from_env)
     # Each request's own bookkeeping, one hook before and one after. Order matters: every
-    # answer, even one a later hook gives, has a request id and is counted.
+    # answer, even one a later hook gives, has a request id and is counted. The hooks hand on
+    # the objects behind Flask's proxies (_get_current_object, as Flask's "Notes On Proxies"
+    # advise): each attribute read through a proxy costs a look-up of the context, about a
+    # tenth of a request's time in the body of these hooks (docs/benchmarks.md).
     def open_request():
-        take_request_id(request.environ, g)
+        req, request_globals = request._get_current_object(), g._get_current_object()
+        take_request_id(req.environ, request_globals)
         open_budget()  # one store deadline per request (referee/store/deadline.py)
-        metrics.start_timer(g)
+        metrics.start_timer(request_globals)
         # the whole body, within its deadline and the limit; then its media type
-        return read_body(app, request) or unsupported_media(request)
+        return read_body(app, req) or unsupported_media(req)
 
     def close_request(response):
+        req, request_globals = request._get_current_object(), g._get_current_object()
         # The answer's X-Request-ID, and its Content-Language and Vary when verdict messages
         # follow Accept-Language: written by the RequestHeaders middleware (api/http/headers.py).
-        request.environ[ANSWER_HEADERS_KEY] = (g.get("request_id"), g.get("language"))
-        return metrics.record(response, request, g)
+        req.environ[ANSWER_HEADERS_KEY] = (request_globals.get("request_id"), request_globals.get("language"))
+        return metrics.record(response, req, request_globals)
 
     app.before_request(open_request)
     app.teardown_request(lambda _error: close_budget())

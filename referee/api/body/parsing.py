@@ -63,7 +63,7 @@ def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Respo
 
     @functools.wraps(documented)
     def routed(*args: Any, **kwargs: Any) -> flask.Response:
-        req = flask.request
+        req = flask.request._get_current_object()   # (one context look-up, not one per read)
         try:
             value, holds_float = read_json_body(req)  # what the parser reads
         except ValueError:  # not JSON, or not UTF-8: the full path answers the 400
