@@ -7,7 +7,7 @@ round trip costs, are measured on the same server settings as the real match mov
 - ``ping_commit``: as ``no_commit``, after one PING to the same Redis over a plain socket of
   the worker's own (no pool, no script): one wait for Redis per move, as this store's
   commit makes (not a bound on every design; commits batched behind one read, which would share
-  it, were tried: docs/benchmarks.md, nineteenth pass).
+  it, were tried and gained nothing outside the machine's spread).
 
 Served as ``match_floors:no_commit`` and ``match_floors:ping_commit``: bench_matches.py copies
 this file into its run's folder, which bench/servers.start_gunicorn puts on PYTHONPATH. Bench

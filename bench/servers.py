@@ -27,8 +27,8 @@ GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 def interpreter() -> str:
     """The interpreter running this script (and the servers it starts): its real path, and
     whether its code runs from a shared ``libpython`` or is linked into the executable. Builds
-    differ by a tenth to a fifth in speed on the same machine (docs/benchmarks.md, twelfth
-    pass: a pyenv build with a shared libpython and without PGO or LTO, against Debian's)."""
+    differ by a tenth to a fifth in speed on the same machine (a pyenv build with a shared
+    libpython and without PGO or LTO, against Debian's)."""
     try:
         maps = Path("/proc/self/maps").read_text()
     except OSError:

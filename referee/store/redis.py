@@ -248,7 +248,7 @@ class IdleCheckedConnection(_IdleChecked, redis.Connection):
 class IdleCheckedUnixConnection(_IdleChecked, redis.UnixDomainSocketConnection):
     """redis-py's Unix socket connection (``unix://``), idle-checked by the OS's poll: with
     gevent's poll, a match move through a Unix socket cost a gevent worker more CPU than
-    through TCP (969 against 828 us per request, docs/benchmarks.md, sixteenth pass)."""
+    through TCP (969 against 828 us per request, measured with bench/bench_matches.py)."""
 
     # redis-py 8.1 reads a connection's host and port for its error metrics when a connect
     # times out (a frozen Redis whose accept queue is full), which its Unix socket connection
