@@ -8,7 +8,7 @@ a history the store lost (a Redis restarted from an older dump reaches the same 
 number another way) into a fresh read and a new judgement. What the cache cannot know is
 that the store forgot or rewrote the match: a legal move finds out in the commit, and an
 illegal move, which writes nothing, must ask the store for the version and head before it
-is answered (the HTTP layer does; see ``post_move``).
+is answered (referee/service/matches.py, ``Matches.still_current``).
 
 Bounded in bytes (an estimate: a parsed state costs about 8 to 9 times its JSON text, the
 text itself once more) and in age: entries older than ``max_age`` seconds are never
