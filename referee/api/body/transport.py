@@ -1,19 +1,18 @@
 """Request bodies: read whole before any view, within the body limit and the body deadline.
 
 - **Body deadline.** Under gevent workers a client that sends its body a byte now and then
-  costs a greenlet and a connection of the worker for as long as it likes; as many such
-  clients as the worker has connections (GUNICORN_WORKER_CONNECTIONS) stopped the service for
-  everyone. A body must now arrive within ``REFEREE_BODY_TIMEOUT_SECONDS`` (default 10), plus
-  one second for every ``BODY_MIN_RATE`` bytes received (a large body on a slow link); else
-  the answer is 408 problem+json and the connection is closed. (gunicorn bounds the request
-  head itself, by its keep-alive timeout.) Enforced with a gevent timeout when gevent has
-  patched the sockets, and with SIGALRM in a sync worker (its one thread blocks in the read;
-  before, gunicorn's worker timeout killed the worker and the client got a 500 after 30 s).
+  would cost a greenlet and a connection of the worker for as long as it likes, and as many
+  such clients as the worker has connections (GUNICORN_WORKER_CONNECTIONS) would stop the
+  service for everyone. A body must arrive within ``REFEREE_BODY_TIMEOUT_SECONDS`` (default
+  10), plus one second for every ``BODY_MIN_RATE`` bytes received (a large body on a slow
+  link); else the answer is 408 problem+json and the connection is closed. (gunicorn bounds
+  the request head itself, by its keep-alive timeout.) Enforced with a gevent timeout when
+  gevent has patched the sockets, and with SIGALRM in a sync worker, whose one thread blocks
+  in the read (gunicorn's worker timeout would otherwise kill it, and the client get a 500).
 - **Chunked bodies** (``Transfer-Encoding: chunked``): gunicorn decodes the chunks while the
-  application reads; a malformed chunk raised in the middle of that read (once a 500), and
-  werkzeug cut a chunked body silently at the limit (once a 400 "not valid JSON" for a body
-  that was only too large). Read here, both cases are the problems a ``Content-Length`` body
-  gets: 400 for malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. (The server then
+  application reads, and werkzeug would cut a chunked body silently at the limit. Read here,
+  a malformed chunk and a chunked body over the limit are the problems a ``Content-Length``
+  body gets: 400 for malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. (The server then
   discards the rest of the body, or closes the connection when the chunking is broken.)
 - **Closing.** An answer given before the body was read whole closes the connection, and says
   so (``Connection: close``, RFC 9112 section 9.6) where the server lets the application ask

@@ -3,13 +3,11 @@ the end of gunicorn's graceful timeout.
 
 A stopping worker (SIGTERM, SIGHUP, SIGQUIT: ``worker.alive`` false) stops accepting and waits
 for its open requests up to ``graceful_timeout`` (10 s), then kills them. An event stream
-waits for moves for as long as its client stays, so each one kept its worker for the whole
-timeout at every restart or deploy, and was then cut mid-wait. Now a stream waiting for a
-move when its worker stops ends, the way a stream ends at its time limit: no further event,
-and the client reconnects (``retry:``) with Last-Event-ID to another worker, which resumes it.
-A stream busy sending ends before its next wait. A long-poll (``Prefer: wait``) waiting then
-answers what its wait gives when no move comes (304), and likewise closes its connection
-(referee/api/routes/matches.py); it used to get no answer at all.
+waiting for a move when its worker stops ends, the way a stream ends at its time limit: no
+further event, and the client reconnects (``retry:``) with Last-Event-ID to another worker,
+which resumes it. A stream busy sending ends before its next wait. A long-poll (``Prefer:
+wait``) waiting then answers what its wait gives when no move comes (304), and closes its
+connection (referee/api/routes/matches.py).
 
 How: the store's wait runs in a greenlet of its own, and the request waits for whichever
 comes first, that wait's answer or the worker's stop. No exception is thrown into a request
