@@ -12,7 +12,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from referee import settings
-from referee.api.body.transport import body_timeout_from_env, read_body, unsupported_media
+from referee.api.body.transport import body_timeout_from_env, forget_body, read_body, unsupported_media
 from referee.api.http import problems
 from referee.api.http.cors import enable_cors
 from referee.api.http.headers import ANSWER_HEADERS_KEY, RequestHeaders
@@ -134,8 +134,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         req.environ[ANSWER_HEADERS_KEY] = (request_globals.get("request_id"), request_globals.get("language"))
         return metrics.record(response, req, request_globals)
 
+    def end_request(_error):
+        close_budget()
+        forget_body()
+
     app.before_request(open_request)
-    app.teardown_request(lambda _error: close_budget())
+    app.teardown_request(end_request)
     app.after_request(close_request)
     enable_cors(app)
     api = RefereeApi(app)

@@ -13,12 +13,12 @@ sends the value through marshmallow too.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from functools import lru_cache
 
 import jsonschema_rs
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import g, has_request_context
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 
 from referee.games.common_schema import (
@@ -137,14 +137,16 @@ def _has_float(value) -> bool:
     return False
 
 
+# Whether the body being loaded holds a float anywhere, when its reader knows (the API's JSON
+# reader, once per request; None: look). Per request: the reader sets it before any load.
+BODY_HOLDS_FLOAT: ContextVar[bool | None] = ContextVar("referee_body_holds_float", default=None)
+
+
 def _body_has_float(value) -> bool:
-    """Whether ``value`` may hold a float: the request parser says so for the whole body
-    (``g.body_has_float``); outside a parsed request, look."""
-    if has_request_context():
-        found = g.get("body_has_float")
-        if found is not None:
-            return found
-    return _has_float(value)
+    """Whether ``value`` may hold a float: what BODY_HOLDS_FLOAT says of the whole body, else
+    look."""
+    found = BODY_HOLDS_FLOAT.get()
+    return _has_float(value) if found is None else found
 
 
 def _fast_accepts(schema_class: type[Schema], value: dict, float_free: bool = False) -> bool:

@@ -14,6 +14,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from referee.api.body.transport import BODY_KEY
 from referee.json_text import strict_loads
+from referee.schemas.compiled import BODY_HOLDS_FLOAT
 
 # The environ key of the body read by read_json_body, once per request.
 _READ_KEY = "referee.json_body"
@@ -42,7 +43,7 @@ class StrictJsonParser(FlaskParser):
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         value, holds_float = read_json_body(req)
-        flask.g.body_has_float = holds_float  # read by FastNested: no float, no need to look
+        BODY_HOLDS_FLOAT.set(holds_float)  # read by FastNested: no float, no need to look
         return value
 
 
@@ -68,7 +69,7 @@ def with_fast_body(schema, documented: Callable, view: Callable[..., flask.Respo
             value, holds_float = read_json_body(req)  # what the parser reads
         except ValueError:  # not JSON, or not UTF-8: the full path answers the 400
             value, holds_float = missing, True
-        flask.g.body_has_float = holds_float  # for the view's own loads (a match move's move)
+        BODY_HOLDS_FLOAT.set(holds_float)  # for the view's own loads (a match move's move)
         loaded = schema.fast_load(value, holds_float=holds_float) if value is not missing else None
         if loaded is None:
             return documented(*args, **kwargs)

@@ -38,6 +38,7 @@ from werkzeug.wsgi import get_content_length
 
 from referee import settings
 from referee.api.http.problems import body_too_large, problem_response
+from referee.schemas.compiled import BODY_HOLDS_FLOAT
 
 READ_SIZE = 16 * 1024
 DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
@@ -127,11 +128,18 @@ def _close_reading(environ: dict) -> None:
             sock.shutdown(socket.SHUT_RD)
 
 
+def forget_body() -> None:
+    """After each request (and before one): what the request's body reader knew of its body
+    no longer holds, for the next request of this connection or a load outside a request."""
+    BODY_HOLDS_FLOAT.set(None)
+
+
 def read_body(app: Flask, req: Request) -> Response | None:
     """Before each request: replaces the request body by the bytes it holds (also kept in
     ``environ[BODY_KEY]``), read within the body deadline, or answers 408 (too slow), 400
     (malformed chunking) or 413 (over the limit of a chunked body) problem+json. A
     ``Content-Length`` over the limit is left to werkzeug's 413, without reading."""
+    forget_body()   # (a kept-alive connection's earlier request may have left what it knew)
     environ = req.environ
     chunked = _chunked(environ)
     length = get_content_length(environ)  # (werkzeug's, from the environ: req.content_length builds the headers)
