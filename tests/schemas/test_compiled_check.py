@@ -189,3 +189,14 @@ def test_match_move_envelope_agrees_with_marshmallow(data):
     assert fast is None or fast == expected
     assert (fast is not None) == (action in ("keep", "replace") and isinstance(body["move"], dict)
                                   and not _has_float(body))
+
+
+def test_what_a_request_knew_of_its_body_does_not_outlive_it(client):
+    """The JSON reader tells the compiled check whether the body holds a float; after the
+    request, a load (the next request of a kept-alive connection, or the command line) looks
+    for itself again, so a float is not taken for an integer."""
+    from referee.schemas.matches import MoveRequest
+
+    state = client.post("/v1/games/scratch-and-catch/setup", json={"players": 2, "seed": "f"}).get_json()["state"]
+    assert client.post("/v1/games/scratch-and-catch/legal-moves", json={"state": state}).status_code == 200
+    assert MoveRequest().fast_load({"move": {"player": 0.0, "type": "play"}}) is None
