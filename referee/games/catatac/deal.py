@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import InvalidOptions, State
+from referee.engine.options import hands_errors
 from referee.engine.places import unknown_id
 from referee.engine.rng import Rng
 from referee.games.catatac import cards
@@ -49,12 +50,7 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     if (not isinstance(boosters, list) or any(b not in cards.BOOSTERS for b in boosters)
             or len(set(boosters)) != len(boosters)):
         errors.append((f"/options/{BOOSTERS_OPTION}", "a list of distinct boosters among distraction, alpha, momentum"))
-    hands = options.get("hands", "seen")
-    if hands not in HANDS_MODES:
-        errors.append(("/options/hands", "must be 'seen' or 'unseen'"))
-    elif hands == "unseen" and chance != "table":
-        errors.append(("/options/hands", ("unseen hands need chance 'table': with the seeded generator the "
-                                         "referee deals and knows every card")))
+    errors.extend(hands_errors(options, chance))
     unknown = set(options) - set(OPTION_NAMES) - {"deal", BOOSTERS_OPTION, "hands"}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
     if not errors and is_int(players):
@@ -70,7 +66,7 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None) -> dict:
     full = {"chance": chance, "seat0_clan": clan, "first_player": first, **flags}
     if boosters:
         full[BOOSTERS_OPTION] = list(cards.canonical_boosters(boosters))
-    if hands == "unseen":
+    if options.get("hands") == "unseen":
         full["hands"] = "unseen"
     return full
 

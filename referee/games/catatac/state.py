@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import State
+from referee.engine.options import HANDS_MODES  # noqa: F401 - part of the state's vocabulary here
 from referee.games.catatac import cards
 
 GAME_ID = "catatac"
 CHANCE_MODES = ("seeded", "table")
-HANDS_MODES = ("seen", "unseen")
 # legal-moves marks, in this field of a move, the fields a table fills in with what it sees.
 TABLE_FILLS = "table_fills"
 PHASES = ("play", "answer", "refill", "replay", "show", "over")

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from referee.engine.core import InvalidOptions, State
+from referee.engine.options import HANDS_MODES, hands_errors
 from referee.engine.places import unknown_id
 from referee.engine.rng import Rng
 from referee.games.scratch_and_catch.cards import (
@@ -32,7 +33,6 @@ GAME_ID = "scratch-and-catch"
 SCHEMA_VERSION = 1
 
 CHANCE_MODES = ("seeded", "table")
-HANDS_MODES = ("seen", "unseen")
 
 
 class Deck(NamedTuple):
@@ -84,17 +84,12 @@ def normalise_options(players: Any, options: Mapping[str, Any] | None, for_setup
         errors.append(("/options/scratch_cards_score", "must be true or false"))
     unknown = set(options) - {"chance", "deck", "scratch_cards_score", "deal", "hands"}
     errors.extend((f"/options/{name}", "unknown option") for name in sorted(unknown))
-    hands = options.get("hands", "seen")
-    if hands not in HANDS_MODES:
-        errors.append(("/options/hands", "must be 'seen' or 'unseen'"))
-    elif hands == "unseen" and chance != "table":
-        errors.append(("/options/hands", ("unseen hands need chance 'table': with the seeded generator the "
-                                         "referee deals and knows every card")))
+    errors.extend(hands_errors(options, chance))
     if errors:
         raise InvalidOptions(errors)
     full = {"chance": chance, "deck": {"cat": list(cat), "scratch": list(scratch)},
             "scratch_cards_score": score_scratch}
-    if hands == "unseen":
+    if options.get("hands") == "unseen":
         full["hands"] = "unseen"
     return full
 
