@@ -154,8 +154,8 @@ def serve(bind: str | None, workers: int | None) -> None:
     if workers:
         os.environ["WEB_CONCURRENCY"] = str(workers)
     # gunicorn puts the current directory first on sys.path before it loads its configuration,
-    # so started inside a checkout it would import the checkout's sources (no compiled engine
-    # after `pip install .`) instead of the installed package. Imported first, with -P (no
+    # so started inside a checkout it would import the checkout's sources instead of the
+    # installed package. Imported first, with -P (no
     # current directory on sys.path), the installed package is the one every import finds.
     start = "import referee, sys; from gunicorn.app.wsgiapp import run; sys.argv[0] = 'gunicorn'; run()"
     os.execvp(sys.executable, [sys.executable, "-P", "-c", start, "-c", "python:referee.gunicorn_conf"])

@@ -59,13 +59,11 @@ class Held(NamedTuple):
 
 @dataclass(frozen=True)
 class IfMatch:
-    """What a move's If-Match names: the versions of its strong tags, its weak tags (which
-    never match, RFC 9110 section 13.1.1), and an error to raise once the seat is known to be
-    the mover (the header is not a list of entity tags)."""
+    """What a move's If-Match names: the versions of its strong tags, and its weak tags (which
+    never match, RFC 9110 section 13.1.1)."""
 
     versions: frozenset[int]
     weak: tuple[str, ...] = ()
-    malformed: Exception | None = None
 
 
 @dataclass(frozen=True)

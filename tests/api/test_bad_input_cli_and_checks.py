@@ -1,4 +1,4 @@
-"""Hostile and careless input, second pass: the command line reads JSON as strictly as the
+"""Hostile and careless input: the command line reads JSON as strictly as the
 HTTP service, violation parameters translate without surprises, and the fast state check."""
 
 import json

@@ -1,4 +1,4 @@
-"""Hostile and careless input, third pass: an integer longer than Python converts, a seat in
+"""Hostile and careless input: an integer longer than Python converts, a seat in
 the query string written other than in ASCII digits, a compressed body."""
 
 import gzip

@@ -129,8 +129,9 @@ def _close_reading(environ: dict) -> None:
 
 
 def forget_body() -> None:
-    """After each request (and before one): what the request's body reader knew of its body
-    no longer holds, for the next request of this connection or a load outside a request."""
+    """After each request (Flask's teardown runs whatever the answer): what the request's
+    body reader knew of its body no longer holds, for the next request of this connection or
+    a load outside a request."""
     BODY_HOLDS_FLOAT.set(None)
 
 
@@ -139,7 +140,6 @@ def read_body(app: Flask, req: Request) -> Response | None:
     ``environ[BODY_KEY]``), read within the body deadline, or answers 408 (too slow), 400
     (malformed chunking) or 413 (over the limit of a chunked body) problem+json. A
     ``Content-Length`` over the limit is left to werkzeug's 413, without reading."""
-    forget_body()   # (a kept-alive connection's earlier request may have left what it knew)
     environ = req.environ
     chunked = _chunked(environ)
     length = get_content_length(environ)  # (werkzeug's, from the environ: req.content_length builds the headers)

@@ -17,6 +17,7 @@ from referee.json_text import NumberTooLong, TooManyContainers
 from referee.schemas.pointers import pointer_errors
 from referee.service.errors import STATUS_KINDS as _KINDS
 from referee.service.errors import PointerErrors, Refused, SeatSecretRequired, StaleVersion, problem_body
+from referee.service.matches import etag
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -106,7 +107,7 @@ def from_refusal(error: Refused) -> Response:
     if isinstance(error, SeatSecretRequired):
         headers["WWW-Authenticate"] = 'Bearer realm="referee matches"'
     elif isinstance(error, StaleVersion):
-        headers["ETag"] = f'"{error.version}"'
+        headers["ETag"] = etag(error.version)
     return problem_response(error.status, error.detail, error.errors, title=error.title, slug=error.slug,
                             headers=headers)
 

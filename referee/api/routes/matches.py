@@ -15,6 +15,7 @@ See docs/matches.md and docs/events.md.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from importlib import import_module
 
 from flask import Flask, Response, current_app, g, request
@@ -75,19 +76,19 @@ def _matches() -> Matches:
     return current_app.extensions["referee.matches"]
 
 
+@lru_cache(maxsize=None)
+def _game_schema(game_id: str, name: str):
+    """An instance of the game's schema ``name`` (MOVE, OPTIONS)."""
+    return getattr(import_module(f"referee.games.{PACKAGES[game_id]}.schema"), name)()
+
+
 def _load(game_id: str, name: str, value, base: str) -> dict:
-    """``value`` loaded with the game's schema ``name`` (MOVE, OPTIONS); 422 with pointers under ``base``."""
-    schema = _SCHEMAS.get((game_id, name))
-    if schema is None:
-        schema = _SCHEMAS[(game_id, name)] = getattr(import_module(f"referee.games.{PACKAGES[game_id]}.schema"), name)()
+    """``value`` loaded with the game's schema ``name``; 422 with pointers under ``base``."""
     try:
-        return fast_load(schema, value)
+        return fast_load(_game_schema(game_id, name), value)
     except ValidationError as error:
         raise InvalidRequest("The request body does not fit the schema of this operation.",
                              pointer_errors(error.messages, base)) from None
-
-
-_SCHEMAS: dict[tuple[str, str], object] = {}
 
 
 def _private(response: Response, version: int) -> Response:
