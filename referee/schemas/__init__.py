@@ -1,0 +1,1 @@
+"""The marshmallow schemas of every request and answer body, their compiled check and JSON pointers."""

@@ -1,0 +1,1 @@
+"""The use cases without Flask: stateless and match operations, seats, domain errors."""

@@ -1,0 +1,1 @@
+"""Request bodies: read whole within their deadline, parsed once as strict JSON."""

@@ -1,0 +1,1 @@
+"""The contract's examples and the OpenAPI fragments of the operations."""

@@ -1,0 +1,1 @@
+"""HTTP semantics: problems (RFC 9457), conditional requests, answer headers, CORS, request ids."""

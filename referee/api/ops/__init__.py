@@ -1,0 +1,1 @@
+"""Operations: metrics, a stopping worker, live waits (long-polls and event streams)."""

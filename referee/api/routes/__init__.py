@@ -1,0 +1,1 @@
+"""Thin views: the games (stateless), matches, health and contract, the table page."""
