@@ -560,6 +560,8 @@
           headers: headers({ Accept: "text/event-stream", "Last-Event-ID": String(page.lastEventId) }, true),
         });
         if (response.status === 404) { setConnection("gone"); return; }
+        // 204: the game is over and this page has every event, its end included.
+        if (response.status === 204) { page.ended = true; setConnection("ended"); return; }
         if (response.status === 401 || response.status === 403 || response.status === 422) {
           const body = await response.json().catch(() => ({}));
           notice(t("verdict.problem", { status: response.status, detail: body.detail || "" }));
