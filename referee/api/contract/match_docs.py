@@ -36,3 +36,7 @@ PREFER_WAIT = {"in": "header", "name": "Prefer", "required": False, "schema": {"
 NOT_MODIFIED = {"description": "Not Modified: the match is still at the version named by If-None-Match",
                 "headers": {**ETAG_HEADER}}
 MATCH_ID = {"match_id": "$response.body#/id"}
+EVENTS_ENDED = {"description": "No Content: the game is over and Last-Event-ID names its final version (the id of "
+                               "the `end` event) or a later one, so the reader has every event. No body and no "
+                               "Content-Type; an EventSource stops reconnecting on it (HTML standard, "
+                               "\"Server-sent events\"), and any other client should stop too"}

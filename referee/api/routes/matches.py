@@ -14,6 +14,7 @@ See docs/matches.md and docs/events.md.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from importlib import import_module
@@ -208,7 +209,8 @@ def _preference_applied(response: Response) -> Response:
 @blp.response(200, content_type="text/event-stream", description=(
     "server-sent events: `retry`, then per applied move `id: <version>`, `event: move`, `data: <log entry as the "
     "reader sees it>`; `: heartbeat` comments when idle; `event: end` (data: outcome and scores) when the game is "
-    "over, `event: gone` when the match expired, `event: unavailable` when the store stops answering"))
+    "over, its `id` the final version; `event: gone` when the match expired, `event: unavailable` when the store "
+    "stops answering"))
 @blp.doc(operationId="getMatchEvents", parameters=[{"in": "query", "schema": SeatQuery}, {
     "in": "header", "name": "Last-Event-ID", "required": False,
     "schema": {"type": "string", "pattern": r"^[ \t]*[0-9]{0,18}[ \t]*$"},
@@ -216,18 +218,23 @@ def _preference_applied(response: Response) -> Response:
                    "the current version"}], security=[{}, {docs.SECURITY_SCHEME: []}],
     responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"},
                                                        "examples": examples.match_operation("getMatchEvents")[1]}}},
+               204: docs.EVENTS_ENDED,
                "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
                "503": docs.UNAVAILABLE})
 def get_events(query, match_id):
     """Follow a match live: one event per applied move, as the spectator (or seat ``?seat=N``,
     with its secret) may read its log entry; resumes after ``Last-Event-ID``; ends with an
-    ``end`` event when the game is over."""
+    ``end`` event when the game is over. A reader that already has the ``end`` event (its
+    ``Last-Event-ID`` is the final version or beyond) gets 204 No Content, which tells an
+    ``EventSource`` to stop reconnecting."""
     seat = query.get("seat")
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
-    after = live.last_event_id(request.headers.get("Last-Event-ID"))
-    after = snap.version if after is None else min(after, snap.version)
+    resumed = live.last_event_id(request.headers.get("Last-Event-ID"))
+    after = snap.version if resumed is None else min(resumed, snap.version)
     game = GAMES[meta["game"]]
+    if resumed is not None and resumed >= snap.version and game.score(json.loads(snap.state))[1].finished:
+        return _no_more_events()
     revealed: set[str] = set()   # every key revealed by the entries read so far
 
     def rendered(records: list[dict], after_version: int) -> list[dict]:
@@ -250,6 +257,17 @@ def get_events(query, match_id):
     response = Response(stream, content_type="text/event-stream; charset=utf-8")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
+    response.headers["Vary"] = "Authorization"
+    return response
+
+
+def _no_more_events() -> Response:
+    """204 No Content, without a body or Content-Type: the reader has every event of a finished
+    match, its ``end`` included. The HTML standard ("Server-sent events") has an EventSource
+    fail the connection on it, without reconnecting."""
+    response = Response(status=204)
+    del response.headers["Content-Type"]
+    response.headers["Cache-Control"] = "no-store"
     response.headers["Vary"] = "Authorization"
     return response
 
