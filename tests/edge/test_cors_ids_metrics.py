@@ -38,6 +38,10 @@ def test_preflight_from_an_allowed_origin(cors_client):
 @pytest.mark.parametrize("path, asked", [
     ("/v1/matches/abc", "Authorization, If-None-Match, Prefer"),   # a long-poll (docs/matches.md)
     ("/v1/matches/abc/events", "Authorization, Last-Event-ID"),     # an event stream resumed with fetch
+    # EventSource polyfills (referee/api/http/cors.py): npm eventsource 1 and 2, LaunchDarkly's
+    # js-eventsource and react-native-sse send Cache-Control, react-native-sse X-Requested-With
+    ("/v1/matches/abc/events", "Authorization, Cache-Control, Last-Event-ID, X-Requested-With"),
+    ("/v1/matches/abc/events", "authorization,cache-control,pragma"),   # as a browser words it
 ])
 def test_preflight_allows_what_following_a_match_sends(cors_client, path, asked):
     answer = cors_client.options(path, headers={"Origin": ORIGIN, "Access-Control-Request-Method": "GET",

@@ -13,8 +13,13 @@ from flask_cors import CORS
 # its scheme in WWW-Authenticate.
 EXPOSED = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Language", "X-Request-ID",
            "Preference-Applied", "WWW-Authenticate"]
+# EventSource polyfills, which a seat's stream needs to send Authorization, add request headers
+# of their own: Cache-Control: no-cache (npm eventsource 1 and 2, LaunchDarkly's js-eventsource,
+# react-native-sse), X-Requested-With (react-native-sse); Pragma: no-cache is Cache-Control's
+# HTTP/1.0 twin that apps send beside it. (Accept: text/event-stream needs no preflight.)
+STREAM_CLIENT_HEADERS = ["Cache-Control", "Pragma", "X-Requested-With"]
 ALLOWED = ["Content-Type", "Accept-Language", "If-Match", "If-None-Match", "Idempotency-Key", "Authorization",
-           "X-Request-ID", "Prefer", "Last-Event-ID"]
+           "X-Request-ID", "Prefer", "Last-Event-ID", *STREAM_CLIENT_HEADERS]
 
 
 def origins_from(value: str | None) -> list[str]:
