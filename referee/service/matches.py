@@ -28,7 +28,7 @@ from referee.limits import MAX_MATCH_MOVES
 from referee.service import stateless
 from referee.service.errors import KeyReused, MatchFull, MatchNotFound, StaleVersion
 from referee.service.seats import require_seat, secret_hash
-from referee.store import Snapshot, Store
+from referee.store import IdempotencyKey, Snapshot, Store
 from referee.store.snapshot_cache import RecentSnapshots
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -186,20 +186,23 @@ class Matches:
              key: str | None, language: str) -> MoveAnswer:
         """Judge ``move`` by ``seat`` (already checked against the game's schema and the seat's
         secret) on ``held``; a legal move is committed as the next version (compare-and-set),
-        an illegal one changes nothing. Raises MatchFull, StaleVersion, MatchNotFound, KeyReused.
+        an illegal one changes nothing. ``key``: the request's Idempotency-Key, which is the
+        seat's own (another seat's use of the same key does not concern it). Raises MatchFull,
+        StaleVersion, MatchNotFound, KeyReused.
 
         A snapshot from the cache may be behind the store: when the judgement or the commit
         shows it is, the move is judged once more on a fresh read."""
+        own = IdempotencyKey(seat, key) if key is not None else None
         fingerprint = _fingerprint(seat, move) if key is not None else ""
-        answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, key, fingerprint, language)
+        answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, own, fingerprint, language)
         if answer is None:
             fresh = self.held(match_id, frozenset())[0]
-            answer = self._judge_and_commit(match_id, fresh, False, move, seat, condition, key, fingerprint,
+            answer = self._judge_and_commit(match_id, fresh, False, move, seat, condition, own, fingerprint,
                                             language, last_try=True)
         return answer
 
     def _judge_and_commit(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
-                          key: str | None, fingerprint: str, language: str,
+                          key: IdempotencyKey | None, fingerprint: str, language: str,
                           last_try: bool = False) -> MoveAnswer | None:
         """The answer to the move on ``held``; None when it must be judged again on a fresh read
         (never on the ``last_try``)."""
@@ -226,7 +229,7 @@ class Matches:
                             retry_allowed=not last_try, cached=cached)
 
     def _refuse(self, match_id: str, game: Game, state: dict, verdict: Verdict, seat: int, version: int,
-                key: str | None, fingerprint: str, language: str) -> MoveAnswer:
+                key: IdempotencyKey | None, fingerprint: str, language: str) -> MoveAnswer:
         """The answer to an illegal move (the match does not change), kept under ``key``."""
         self.observer.verdict(game.id, False)
         answer = stateless.verdict_json(verdict, language, game)
@@ -241,7 +244,7 @@ class Matches:
         return MoveAnswer(text, version, language)
 
     def _commit(self, match_id: str, game: Game, held: Held, state: dict, move: dict, verdict: Verdict, seat: int,
-                key: str | None, fingerprint: str, language: str, retry_allowed: bool,
+                key: IdempotencyKey | None, fingerprint: str, language: str, retry_allowed: bool,
                 cached: bool) -> MoveAnswer | None:
         """Write a legal move as the next version and answer it; None when the snapshot judged
         on turns out not to be the stored one (and ``retry_allowed``)."""
@@ -310,8 +313,8 @@ def _record(fingerprint: str, version: int, body: str, language: str) -> str:
 
 
 def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
-    """The answer stored under an idempotency key. Raises KeyReused when the key was used
-    with another move or by another seat."""
+    """The answer stored under a seat's idempotency key. Raises KeyReused when the seat used
+    the key with another move."""
     record: dict[str, Any] = json.loads(stored)
     if record["fp"] != fingerprint:
         raise KeyReused("This Idempotency-Key was already used with another request body.",

@@ -1,7 +1,8 @@
 """Match stores: versioned match snapshots with compare-and-set writes.
 
 A match is kept as a snapshot (meta, version, state) plus an append-only log and a table
-of idempotency keys, all of which expire together ``ttl`` seconds after the last write.
+of idempotency keys, each one a seat's own (:class:`IdempotencyKey`), all of which expire
+together ``ttl`` seconds after the last write.
 Two stores share this interface:
 
 - :class:`referee.store.memory.MemoryStore`: one process only (tests, a single worker);
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping, NamedTuple, Protocol
 
 from referee import settings
 
@@ -70,6 +71,15 @@ class Snapshot:
     head: str = ""
 
 
+class IdempotencyKey(NamedTuple):
+    """An Idempotency-Key header as one seat sent it. Its identity in a match is ``(seat,
+    name)``: the same name sent by two seats is two keys, so no seat can spend another's key,
+    nor be answered with what another seat's key keeps (that seat's view)."""
+
+    seat: int
+    name: str
+
+
 @dataclass(frozen=True)
 class Commit:
     """Outcome of :meth:`Store.commit`.
@@ -104,15 +114,15 @@ class Store(Protocol):
         """The log entries (JSON texts) in order from index ``start`` (0: the first), or None
         when the match is absent."""
 
-    def idempotent(self, match_id: str, key: str) -> str | None:
-        """The text stored under idempotency key ``key``, or None."""
+    def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
+        """The text stored under idempotency key ``key`` (of its seat), or None."""
 
-    def remember(self, match_id: str, key: str, stored: str) -> str | None:
+    def remember(self, match_id: str, key: IdempotencyKey, stored: str) -> str | None:
         """Store ``stored`` under ``key`` unless the key is taken; returns the text already
         stored when it is (None when written). Expires with the match."""
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
-               key: str | None = None, stored: str | None = None, head: str | None = None) -> Commit:
+               key: IdempotencyKey | None = None, stored: str | None = None, head: str | None = None) -> Commit:
         """Atomically: unless ``key`` is already used (-> replay), check the version is
         ``expected`` (-> stale / missing) and, when ``head`` is given, that its head is
         ``head`` (-> changed), then write the state at ``expected + 1`` with a new head,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from referee.limits import MAX_IDEMPOTENCY_KEYS
-from referee.store import DEFAULT_TTL_SECONDS, Commit, Snapshot
+from referee.store import DEFAULT_TTL_SECONDS, Commit, IdempotencyKey, Snapshot
 
 
 @dataclass
@@ -25,10 +25,10 @@ class _Match:
     expires: float
     head: str = field(default_factory=lambda: secrets.token_hex(12))
     log: list[str] = field(default_factory=list)
-    keys: dict[str, str] = field(default_factory=dict)
+    keys: dict[IdempotencyKey, str] = field(default_factory=dict)   # (seat, name) -> stored answer
 
 
-def _keep_key(match: _Match, key: str, stored: str) -> None:
+def _keep_key(match: _Match, key: IdempotencyKey, stored: str) -> None:
     """Store a new idempotency key; past MAX_IDEMPOTENCY_KEYS forget the oldest (a dict keeps
     insertion order)."""
     match.keys[key] = stored
@@ -82,12 +82,12 @@ class MemoryStore:
             match = self._live(match_id)
             return None if match is None else match.log[start:]
 
-    def idempotent(self, match_id: str, key: str) -> str | None:
+    def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
         with self._lock:
             match = self._live(match_id)
             return None if match is None else match.keys.get(key)
 
-    def remember(self, match_id: str, key: str, stored: str) -> str | None:
+    def remember(self, match_id: str, key: IdempotencyKey, stored: str) -> str | None:
         with self._lock:
             match = self._live(match_id)
             if match is None:
@@ -98,7 +98,7 @@ class MemoryStore:
             return None
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
-               key: str | None = None, stored: str | None = None, head: str | None = None) -> Commit:
+               key: IdempotencyKey | None = None, stored: str | None = None, head: str | None = None) -> Commit:
         with self._lock:
             self._sweep()
             match = self._live(match_id)

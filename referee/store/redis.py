@@ -6,8 +6,9 @@ unchanged on a cluster):
 - ``match:{id}:snap``: hash ``meta`` (JSON text), ``version`` (int), ``state`` (JSON
   text), ``updated`` (epoch seconds), ``head`` (the token of the write that made this version);
 - ``match:{id}:log``: list of log entries (JSON texts), oldest first;
-- ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text);
-- ``match:{id}:keyorder``: list of those keys, oldest first: past ``MAX_IDEMPOTENCY_KEYS``,
+- ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text), each key a seat's
+  own: the field is ``<seat>:<key>`` (:func:`key_field`);
+- ``match:{id}:keyorder``: list of those fields, oldest first: past ``MAX_IDEMPOTENCY_KEYS``,
   storing a key forgets the oldest;
 - ``match:{id}:commits``: hash commit token -> the version that commit created;
 - ``match:{id}:versions``: a short stream of the versions committed, read with ``XREAD
@@ -76,6 +77,7 @@ from referee.store import (
     DEFAULT_SOCKET_TIMEOUT,
     DEFAULT_TTL_SECONDS,
     Commit,
+    IdempotencyKey,
     Snapshot,
     StoreUnavailable,
 )
@@ -117,7 +119,8 @@ end
 """
 
 
-# ARGV[8]: this commit's token, the head of the version it writes. Found already: a retry of
+# ARGV[6], ARGV[7]: the field of the seat's idempotency key (key_field; '' for none) and the
+# answer it keeps. ARGV[8]: this commit's token, the head of the version it writes. Found already: a retry of
 # a commit that did land (whose run also announced the version). KEYS[5], ARGV[9]: the
 # versions stream and how many it keeps. ARGV[10]: the expected head, '-' for any. KEYS[6],
 # ARGV[11]: the order of the idempotency keys and how many are kept.
@@ -269,6 +272,12 @@ def versions_key(match_id: str) -> str:
 def key_order_key(match_id: str) -> str:
     """The list of a match's idempotency keys, oldest first (same hash tag as its other keys)."""
     return "match:{" + match_id + "}:keyorder"
+
+
+def key_field(key: IdempotencyKey) -> str:
+    """The field of a seat's idempotency key in the match's hash of keys: ``<seat>:<name>``.
+    A seat number holds no colon, so each field names one (seat, name) pair."""
+    return f"{key.seat}:{key.name}"
 
 
 def keys_of(match_id: str) -> tuple[str, str, str, str]:
@@ -487,23 +496,24 @@ class RedisStore:
         answer = self._run("log", [snap, log], [start])
         return None if not answer else list(answer[1])
 
-    def idempotent(self, match_id: str, key: str) -> str | None:
-        return self._call(lambda client: client.hget(keys_of(match_id)[2], key))
+    def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
+        return self._call(lambda client: client.hget(keys_of(match_id)[2], key_field(key)))
 
     def version_and_head(self, match_id: str) -> tuple[int, str] | None:
         version, head = self._call(lambda client: client.hmget(keys_of(match_id)[0], ("version", "head")))
         return None if version is None else (int(version), head or "")
 
-    def remember(self, match_id: str, key: str, stored: str) -> str | None:
+    def remember(self, match_id: str, key: IdempotencyKey, stored: str) -> str | None:
         snap, _, keys, _ = keys_of(match_id)
         return self._run("remember", [snap, keys, key_order_key(match_id)],
-                         [key, stored, MAX_IDEMPOTENCY_KEYS]) or None
+                         [key_field(key), stored, MAX_IDEMPOTENCY_KEYS]) or None
 
     def commit(self, match_id: str, expected: int, state: str, entry: str, now: float,
-               key: str | None = None, stored: str | None = None, head: str | None = None) -> Commit:
+               key: IdempotencyKey | None = None, stored: str | None = None, head: str | None = None) -> Commit:
         token = secrets.token_hex(12)  # the same for every attempt of this commit; the new head
+        field = "" if key is None else key_field(key)   # ('' in the script: no key)
         answer = self._run("commit", [*keys_of(match_id), versions_key(match_id), key_order_key(match_id)],
-                           [expected, state, entry, repr(now), self.ttl * 1000, key or "", stored or "", token,
+                           [expected, state, entry, repr(now), self.ttl * 1000, field, stored or "", token,
                             VERSIONS_KEPT, "-" if head is None else head, MAX_IDEMPOTENCY_KEYS])
         kind = answer[0]
         if kind == "ok":

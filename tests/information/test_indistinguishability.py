@@ -13,6 +13,10 @@ is compared on a resample that keeps what that move reveals, its legality on eve
 Matches played to their end are compared for every reader too: there the stream carries the
 ``end`` event, and a reader resuming at the final version is answered 204.
 
+Moves are played with an Idempotency-Key, which the second match never holds: an illegal
+probe sent with a key another seat used is answered alike in both (on the current version
+and on another), so no seat learns another's keys nor the answers they keep.
+
 With table chance a move names what the table saw (a card drawn): its legality depends on the
 cards the table has seen, so moves naming table outcomes are probed only as the legal move;
 with unseen hands (Scratch & Catch) the table names only face-up cards, and every probe is
@@ -125,10 +129,12 @@ class Harness:
         response.close()
         return response.status_code, response.mimetype, text
 
-    def post(self, match_id: str, move: dict, secret: str, version: int, language: str = "en"):
+    def post(self, match_id: str, move: dict, secret: str, version: int, language: str = "en",
+             key: str | None = None):
+        keyed = {} if key is None else {"Idempotency-Key": key}
         return self.client.post(f"/v1/matches/{match_id}/moves", json={"move": move},
                                 headers={**self._auth(secret), "If-Match": f'"{version}"',
-                                         "Accept-Language": language})
+                                         "Accept-Language": language, **keyed})
 
 
 # -- probe moves ---------------------------------------------------------------------------------
@@ -237,6 +243,7 @@ def _seen_in_log(log: list[dict]) -> set:
 def _play_matches(game_id: str, positions: int, seed: int) -> int:
     """Play random matches and check ``positions`` positions; returns the number checked."""
     rnd = random.Random(seed)
+    borrowing = random.Random(seed)   # (its own generator: the matches played stay the same)
     game = GAMES[game_id]
     harness = Harness()
     checked = matches = 0
@@ -250,6 +257,8 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
         match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
         readers: list[int | None] = list(range(players)) + [None]
         seen: dict = {reader: set() for reader in readers}
+        keyed: list[tuple[int, str]] = []   # (seat, Idempotency-Key) of each move played with one
+        spent: dict = {reader: set() for reader in readers}   # keys a reader has sent
         for step in range(rnd.randrange(20, 90)):
             state = harness.full_state(match_id)
             for reader in readers:
@@ -262,10 +271,16 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
             chosen = rnd.choice([m for m in game.legal_moves(state) if m["player"] == mover])
             answer = None
             if reader != "none":
+                others = [key for seat, key in keyed if seat != reader and key not in spent[reader]]
+                borrowed = borrowing.choice(others) if others and reader is not None else None
+                if borrowed is not None:
+                    spent[reader].add(borrowed)
                 answer = _check_position(harness, game_id, match_id, state, reader, secrets, seen[reader],
-                                         chosen if mover == reader else None, rnd)
+                                         chosen if mover == reader else None, rnd, borrowed)
                 checked += 1
-            answer = answer or harness.post(match_id, chosen, secrets[mover], step)
+            if answer is None:
+                answer = harness.post(match_id, chosen, secrets[mover], step, key=f"move-{step}")
+                keyed.append((mover, f"move-{step}"))
             assert answer.status_code == 200 and answer.get_json()["legal"], (chosen, answer.get_json())
     return checked
 
@@ -304,9 +319,11 @@ def _play_to_the_end(game_id: str, matches: int, seed: int, max_moves: int = 300
 
 
 def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, reader, secrets, seen: set,
-                    legal_probe: dict | None, rnd: random.Random):
+                    legal_probe: dict | None, rnd: random.Random, borrowed: str | None = None):
     """Compare what ``reader`` obtains from the match and from resamples of it; when
-    ``legal_probe`` is given (the reader's next move), post it to the match and return the answer."""
+    ``legal_probe`` is given (the reader's next move), post it to the match and return the answer.
+    ``borrowed``: an Idempotency-Key another seat used in the match (none of the reader's own),
+    sent with an illegal probe."""
     game = GAMES[game_id]
     log = harness.log(match_id)
     version = len(log)
@@ -320,6 +337,7 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
         return None
     table = state["options"]["chance"] == "table"
     own = game.seat_moves(state, reader)
+    illegal = None
     for probe in _probes(game_id, state, reader, own, rnd):
         if table and not _unseen(state) and _names_table_outcome(probe):
             continue
@@ -329,6 +347,14 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
         original = harness._answer(harness.post(match_id, probe, secret, version, language))
         other = harness._answer(harness.post(copy, probe, secret, version, language))
         assert original == other, (context, probe)
+        if probe is not legal_probe:
+            illegal = illegal or probe
+    if borrowed is not None and illegal is not None:
+        # Another version first (nothing is stored), then the current one (the key is the reader's then).
+        for named in (version + 1, version):
+            original = harness._answer(harness.post(match_id, illegal, secret, named, key=borrowed))
+            other = harness._answer(harness.post(copy, illegal, secret, named, key=borrowed))
+            assert original == other, (context, illegal, borrowed, named)
     if legal_probe is None:
         return None
     # The legal move: its legality on the full resample, its whole verdict on one that keeps

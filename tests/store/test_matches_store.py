@@ -12,9 +12,9 @@ from redis.crc import key_slot
 from referee.app import create_app
 from referee.games import GAMES
 from referee.limits import MAX_IDEMPOTENCY_KEYS
-from referee.store import StoreUnavailable, store_from_env, ttl_from_env
+from referee.store import IdempotencyKey, StoreUnavailable, store_from_env, ttl_from_env
 from referee.store.memory import MemoryStore
-from referee.store.redis import VERSIONS_KEPT, RedisStore, key_order_key, keys_of
+from referee.store.redis import VERSIONS_KEPT, RedisStore, key_field, key_order_key, keys_of
 from tests.support.matches_support import free_port, wait_for
 
 GAME = GAMES["scratch-and-catch"]
@@ -28,6 +28,10 @@ def store(request, redis_url):
     store = RedisStore(redis_url, ttl=100)
     yield store
     store.close()
+
+
+def seat_key(name, seat=0):
+    return IdempotencyKey(seat, name)
 
 
 def new_match(store, match_id=None):
@@ -60,22 +64,25 @@ class TestCompareAndSet:
 
     def test_a_match_remembers_its_newest_idempotency_keys_only(self, store):
         """limits.MAX_IDEMPOTENCY_KEYS: storing one key more than the bound, by an illegal
-        move's answer or a commit, forgets the oldest key; the others answer as before."""
+        move's answer or a commit, forgets the oldest key; the others answer as before. The
+        bound is the match's, its seats' keys together (each holds a whole answer)."""
         match = new_match(store)
         for number in range(MAX_IDEMPOTENCY_KEYS):
-            assert store.remember(match, f"k{number}", f"answer-{number}") is None
-        assert store.idempotent(match, "k0") == "answer-0"
-        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "new", "answer-new").kind == "ok"
-        assert store.idempotent(match, "k0") is None and store.idempotent(match, "k1") == "answer-1"
-        assert store.remember(match, "newer", "answer-newer") is None
-        assert store.idempotent(match, "k1") is None
-        assert store.remember(match, "k2", "another") == "answer-2"  # a kept key is not stored again
-        kept = [f"k{number}" for number in range(2, MAX_IDEMPOTENCY_KEYS)] + ["new", "newer"]
+            assert store.remember(match, seat_key(f"k{number}", number % 2), f"answer-{number}") is None
+        assert store.idempotent(match, seat_key("k0")) == "answer-0"
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), seat_key("new"), "answer-new").kind == "ok"
+        assert store.idempotent(match, seat_key("k0")) is None
+        assert store.idempotent(match, seat_key("k1", 1)) == "answer-1"
+        assert store.remember(match, seat_key("newer", 1), "answer-newer") is None
+        assert store.idempotent(match, seat_key("k1", 1)) is None
+        assert store.remember(match, seat_key("k2"), "another") == "answer-2"  # a kept key is not stored again
+        kept = [seat_key(f"k{number}", number % 2) for number in range(2, MAX_IDEMPOTENCY_KEYS)] + [
+            seat_key("new"), seat_key("newer", 1)]
         assert all(store.idempotent(match, key) is not None for key in kept)
         if isinstance(store, RedisStore):
             client = redis.Redis.from_url(store.url, decode_responses=True)
             assert client.hlen(keys_of(match)[2]) == MAX_IDEMPOTENCY_KEYS
-            assert client.lrange(key_order_key(match), 0, -1) == kept
+            assert client.lrange(key_order_key(match), 0, -1) == [key_field(key) for key in kept]
             assert 0 < client.pttl(key_order_key(match)) <= 100_000
 
     def test_missing_match(self, store):
@@ -84,17 +91,38 @@ class TestCompareAndSet:
 
     def test_key_replays_before_the_version_check(self, store):
         match = new_match(store)
-        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "answer-1").kind == "ok"
-        again = store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "answer-1")
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), seat_key("k"), "answer-1").kind == "ok"
+        again = store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), seat_key("k"), "answer-1")
         assert (again.kind, again.stored) == ("replay", "answer-1")
-        assert store.idempotent(match, "k") == "answer-1"
+        assert store.idempotent(match, seat_key("k")) == "answer-1"
         assert store.log(match) == ['{"e":1}']
 
     def test_remember_keeps_the_first_answer(self, store):
         match = new_match(store)
-        assert store.remember(match, "k", "first") is None
-        assert store.remember(match, "k", "second") == "first"
-        assert store.idempotent(match, "k") == "first"
+        assert store.remember(match, seat_key("k"), "first") is None
+        assert store.remember(match, seat_key("k"), "second") == "first"
+        assert store.idempotent(match, seat_key("k")) == "first"
+
+    def test_a_key_is_one_seats_own(self, store):
+        """(match, seat, name) is a key: seat 1's ``k`` (an illegal move's answer) is not seat
+        0's ``k``, which a commit stores beside it rather than replaying seat 1's answer; each
+        seat's ``k`` keeps its own answer, and a seat that used no ``k`` finds none."""
+        match = new_match(store)
+        assert store.remember(match, seat_key("k", 1), "seat-1") is None
+        assert store.idempotent(match, seat_key("k", 0)) is None
+        done = store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), seat_key("k", 0), "seat-0")
+        assert (done.kind, done.version) == ("ok", 1)
+        assert store.remember(match, seat_key("k", 2), "seat-2") is None
+        assert [store.idempotent(match, seat_key("k", seat)) for seat in (0, 1, 2, 3)] == [
+            "seat-0", "seat-1", "seat-2", None]
+        again = store.commit(match, 1, '{"v":2}', '{"e":2}', time.time(), seat_key("k", 1), "seat-1 again")
+        assert (again.kind, again.stored) == ("replay", "seat-1")
+        assert store.remember(match, seat_key("k", 0), "seat-0 again") == "seat-0"
+        # A name that looks like another seat's field is still the sending seat's own.
+        assert store.remember(match, seat_key("1:k", 0), "seat-0 colon") is None
+        assert store.idempotent(match, seat_key("k", 1)) == "seat-1"
+        assert store.idempotent(match, seat_key("1:k", 0)) == "seat-0 colon"
+        assert store.log(match) == ['{"e":1}']
 
 
 class TestCommitRetried:
@@ -114,6 +142,7 @@ class TestCommitRetried:
     @pytest.mark.parametrize("key", [None, "k"])
     def test_second_run_answers_the_version_it_created(self, retried, key):
         match = new_match(retried)
+        key = key and seat_key(key)
         first = retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), key, "answer-1" if key else None)
         again = retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), key, "answer-1" if key else None)
         assert (first.kind, first.version) == (again.kind, again.version) == ("ok", 1)
@@ -149,21 +178,21 @@ class TestRedisKeysAndTTL:
         snap, log, keys, commits = keys_of(match)
         assert 99_000 < raw.pttl(snap) <= 100_000
         raw.pexpire(snap, 5_000)
-        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "a").kind == "ok"
+        assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), seat_key("k"), "a").kind == "ok"
         for key in (snap, log, keys, commits):
             assert 99_000 < raw.pttl(key) <= 100_000, key
-        store.remember(match, "k2", "b")
+        store.remember(match, seat_key("k2", 1), "b")
         assert 99_000 < raw.pttl(keys) <= 100_000
 
     def test_expired_match_is_gone_with_its_log_and_keys(self, redis_url):
         store = RedisStore(redis_url, ttl=100)
         raw = redis.Redis.from_url(redis_url)
         match = new_match(store)
-        store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), "k", "a")
+        store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), seat_key("k"), "a")
         for key in keys_of(match):
             raw.pexpire(key, 1)
         wait_for(lambda: raw.exists(*keys_of(match)) == 0, timeout=2, what="expiry")
-        assert store.get(match) is None and store.log(match) is None and store.idempotent(match, "k") is None
+        assert store.get(match) is None and store.log(match) is None and store.idempotent(match, seat_key("k")) is None
 
     def test_api_snapshot_ttl_from_the_store(self, redis_url):
         app = create_app({"TESTING": True, "REFEREE_STORE": RedisStore(redis_url, ttl=120)})

@@ -11,6 +11,7 @@ import time
 import pytest
 import redis
 
+from referee.store import IdempotencyKey
 from referee.store.redis import RedisStore, _pack, key_order_key, keys_of, versions_key
 from tests.support.matches_support import have
 
@@ -34,7 +35,8 @@ def test_a_commit_stores_its_text_as_given(redis_url):
     match_id = f"packing-{time.time_ns()}"
     store.create(match_id, "{}", "{}", time.time())
     state, entry = json.dumps({"note": "猫の手 🐾"}, ensure_ascii=False), json.dumps({"move": "é"}, ensure_ascii=False)
-    assert store.commit(match_id, 0, state, entry, time.time(), key="clé", stored="答え").kind == "ok"
+    key = IdempotencyKey(0, "clé")
+    assert store.commit(match_id, 0, state, entry, time.time(), key=key, stored="答え").kind == "ok"
     assert store.get(match_id).state == state
     assert store.log(match_id) == [entry]
-    assert store.idempotent(match_id, "clé") == "答え"
+    assert store.idempotent(match_id, key) == "答え"

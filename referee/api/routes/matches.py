@@ -332,13 +332,14 @@ def _idempotency_key() -> str | None:
     {"in": "header", "name": "Idempotency-Key", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": docs.MAX_KEY_LENGTH, "pattern": r"^[\x21-\x7e]+$"},
      "description": "makes retries safe: a retry with the same key and body gets the stored answer; the same key "
-                    "with another body is answered 422. Keys expire with the match."},
+                    "with another body is answered 422. A key is the moving seat's own: another seat's use of the "
+                    "same key neither spends it nor is ever answered to this seat. Keys expire with the match."},
 ], responses={
     "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
     "400": docs.problem(400, "If-Match is not a list of quoted entity tags (RFC 9110 section 8.8.3)"),
     "412": docs.problem(412, "If-Match names another version than the match's (or only weak tags, which never "
                          "match); ETag carries the current one", docs.ETAG_HEADER),
-    "422": docs.problem(422, "The body does not fit the game's move schema, the Idempotency-Key was used "
+    "422": docs.problem(422, "The body does not fit the game's move schema, the seat used the Idempotency-Key "
                          "with another body, or the match has reached its limit of moves (MAX_MATCH_MOVES)"),
     "428": docs.problem(428, "If-Match is missing (or is *)"),
     "503": docs.UNAVAILABLE})

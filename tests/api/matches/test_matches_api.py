@@ -264,6 +264,63 @@ class TestIdempotency:
         assert done.status_code == stale.status_code == 200 and stale.headers["Idempotent-Replayed"] == "true"
         assert stale.headers["Content-Language"] == "ja"
 
+    def test_a_key_is_the_seats_own(self, mclient):
+        """The key's identity is (match, seat, key): seat 1 using ``move-7`` first, on a move out
+        of turn, leaves seat 0's legal move with ``move-7`` to be judged and committed. Each
+        seat's retry then gets its own stored answer, and each seat's other body is 422."""
+        match = create(mclient).get_json()
+        state = full_state(mclient, match["id"])
+        assert state["turn"]["player"] == 0   # Scratch & Catch: the first player starts (seat 0 here)
+        out_of_turn = {"type": "play", "player": 1, "source": "hand", "card": state["players"][1]["hand"][0]}
+        legal = first_legal(mclient, match["id"])
+        assert legal["player"] == 0
+        s0, s1 = match["seats"][0]["secret"], match["seats"][1]["secret"]
+        key = {"Idempotency-Key": "move-7"}
+        refused = move(mclient, match["id"], out_of_turn, s1, '"0"', **key)
+        assert refused.status_code == 200 and refused.get_json()["legal"] is False
+        assert [v["code"] for v in refused.get_json()["violations"]] == ["NOT_YOUR_TURN"]
+        done = move(mclient, match["id"], legal, s0, '"0"', **key)
+        assert done.status_code == 200, done.get_json()
+        assert done.get_json()["legal"] is True and done.headers["ETag"] == '"1"'
+        assert "Idempotent-Replayed" not in done.headers
+        assert [e["player"] for e in mclient.get(f"/v1/matches/{match['id']}/log").get_json()["entries"]] == [0]
+        for body, secret, first in ((out_of_turn, s1, refused), (legal, s0, done)):
+            again = move(mclient, match["id"], body, secret, '"0"', **key)
+            assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+            assert again.get_json() == first.get_json() and again.headers["ETag"] == first.headers["ETag"]
+        other_card = {**out_of_turn, "card": state["players"][1]["hand"][1]}
+        for body, secret in ((other_card, s1), (GAMES[GAME].legal_moves(state)[1], s0)):
+            reused = move(mclient, match["id"], body, secret, '"1"', **key)
+            assert reused.status_code == 422
+            assert reused.get_json()["errors"][0]["pointer"] == "/headers/Idempotency-Key"
+
+    def test_no_seat_is_answered_with_another_seats_stored_answer(self, mclient):
+        """Seat 0's answer under ``k`` shows seat 0's hand. Seat 1 sending ``k`` gets a judgement
+        of its own move, as it would had seat 0 never used the key: on a version If-Match does
+        not name, 412 (not seat 0's answer, not 422); on the current one, its own verdict, whose
+        state is seat 1's view of the match."""
+        match = create(mclient).get_json()
+        s0, s1 = match["seats"][0]["secret"], match["seats"][1]["secret"]
+        key = {"Idempotency-Key": "k"}
+        first = move(mclient, match["id"], first_legal(mclient, match["id"]), s0, '"0"', **key)
+        assert first.status_code == 200 and first.get_json()["legal"] is True
+        version = 1
+        while (seat1 := first_legal(mclient, match["id"]))["player"] == 0:   # the rest of seat 0's turn
+            assert move(mclient, match["id"], seat1, s0, f'"{version}"').get_json()["legal"] is True
+            version += 1
+        stale = move(mclient, match["id"], seat1, s1, '"0"', **key)
+        assert stale.status_code == 412 and stale.headers["ETag"] == f'"{version}"'
+        assert "Idempotent-Replayed" not in stale.headers
+        own = move(mclient, match["id"], seat1, s1, f'"{version}"', **key)
+        assert own.status_code == 200 and "Idempotent-Replayed" not in own.headers
+        assert own.headers["ETag"] == f'"{version + 1}"' and own.get_json()["legal"] is True
+        view = mclient.get(f"/v1/matches/{match['id']}?seat=1", headers=bearer(s1)).get_json()
+        assert view["version"] == version + 1 and own.get_json()["state"] == view["state"]
+        hand0 = full_state(mclient, match["id"])["players"][0]["hand"]
+        assert hand0 and not set(hand0) & set(json.dumps(own.get_json()).split('"'))
+        again = move(mclient, match["id"], seat1, s1, f'"{version}"', **key)
+        assert again.headers["Idempotent-Replayed"] == "true" and again.get_json() == own.get_json()
+
     def test_keys_are_per_match(self, mclient):
         one, two = create(mclient).get_json(), create(mclient).get_json()
         for match in (one, two):
