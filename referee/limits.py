@@ -21,11 +21,13 @@ characters, a Scratch & Catch deck of at most 99 copies of each card.
   counted before parsing, 400 beyond). The largest bodies a request needs (a 1,000-move
   replay) hold a few thousand; 400,000 nested lists, within the body limit, cost a worker
   0.6 s of CPU to read and refuse.
-- ``MAX_IDEMPOTENCY_KEYS``: idempotency keys one match remembers, the newest; storing one
-  more forgets the oldest. Each key keeps a whole answer (a view of the state: up to about
-  30 KB with a large Call of Katulhu catalogue), and keys on illegal moves cost no move, so
-  unbounded they let one match hold hundreds of megabytes of Redis for its TTL. A retry
-  follows its request within seconds, long before 100 other keyed requests on that match.
+- ``MAX_IDEMPOTENCY_KEYS``: idempotency keys one seat of a match remembers, its newest;
+  storing one more forgets that seat's oldest. Each key keeps a whole answer (a view of the
+  state: up to about 30 KB with a large Call of Katulhu catalogue), and keys on illegal moves
+  cost no move, so unbounded they let one match hold hundreds of megabytes of Redis for its
+  TTL. The bound is the seat's own so that no seat's keys push out another's (which would
+  also let a seat count its opponents' keyed requests). A retry follows its request within
+  seconds, long before 50 other keyed requests of that seat.
 """
 
 MAX_REPLAY_MOVES = 1000
@@ -33,5 +35,5 @@ MAX_REPLAY_WORK = 12 * 1024 * 1024
 MAX_REPLAY_STATE_BYTES = 4 * 1024 * 1024
 MAX_MATCH_MOVES = 5000
 MAX_PROBLEM_ERRORS = 50
-MAX_IDEMPOTENCY_KEYS = 100
+MAX_IDEMPOTENCY_KEYS = 50
 MAX_JSON_CONTAINERS = 50_000

@@ -29,11 +29,12 @@ class _Match:
 
 
 def _keep_key(match: _Match, key: IdempotencyKey, stored: str) -> None:
-    """Store a new idempotency key; past MAX_IDEMPOTENCY_KEYS forget the oldest (a dict keeps
-    insertion order)."""
+    """Store a new idempotency key; past MAX_IDEMPOTENCY_KEYS of its seat, forget that seat's
+    oldest (a dict keeps insertion order)."""
     match.keys[key] = stored
-    if len(match.keys) > MAX_IDEMPOTENCY_KEYS:
-        del match.keys[next(iter(match.keys))]
+    seats_keys = [kept for kept in match.keys if kept.seat == key.seat]
+    if len(seats_keys) > MAX_IDEMPOTENCY_KEYS:
+        del match.keys[seats_keys[0]]
 
 
 class MemoryStore:

@@ -8,8 +8,8 @@ unchanged on a cluster):
 - ``match:{id}:log``: list of log entries (JSON texts), oldest first;
 - ``match:{id}:keys``: hash idempotency key -> stored answer (JSON text), each key a seat's
   own: the field is ``<seat>:<key>`` (:func:`key_field`);
-- ``match:{id}:keyorder``: list of those fields, oldest first: past ``MAX_IDEMPOTENCY_KEYS``,
-  storing a key forgets the oldest;
+- ``match:{id}:keyorder``: list of those fields, oldest first: past ``MAX_IDEMPOTENCY_KEYS``
+  of one seat, storing a key of that seat forgets the seat's oldest;
 - ``match:{id}:commits``: hash commit token -> the version that commit created;
 - ``match:{id}:versions``: a short stream of the versions committed, read with ``XREAD
   BLOCK`` by requests waiting for the next move (long-poll, event streams) on any server.
@@ -110,11 +110,19 @@ def _reason(failure: BaseException) -> str:
 
 def _keep_key(keys: str, order: str, key: str, stored: str, bound: str) -> str:
     """Lua: store idempotency key ``key`` -> ``stored`` in hash ``keys``, append it to list
-    ``order``; past ``bound`` keys, forget the oldest (MAX_IDEMPOTENCY_KEYS)."""
+    ``order``; past ``bound`` keys of the key's seat (the fields that share its ``<seat>:``
+    prefix), forget that seat's oldest (MAX_IDEMPOTENCY_KEYS). The list holds at most
+    ``bound`` keys a seat, so the scan is short."""
     return f"""redis.call('HSET', {keys}, {key}, {stored})
 redis.call('RPUSH', {order}, {key})
-if redis.call('LLEN', {order}) > tonumber({bound}) then
-  redis.call('HDEL', {keys}, redis.call('LPOP', {order}))
+local prefix = string.match({key}, '^[^:]*:')
+local own = {{}}
+for _, kept in ipairs(redis.call('LRANGE', {order}, 0, -1)) do
+  if string.sub(kept, 1, #prefix) == prefix then own[#own + 1] = kept end
+end
+if #own > tonumber({bound}) then
+  redis.call('LREM', {order}, 1, own[1])
+  redis.call('HDEL', {keys}, own[1])
 end
 """
 

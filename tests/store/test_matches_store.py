@@ -62,27 +62,34 @@ class TestCompareAndSet:
         assert done.kind == "ok" and done.head not in ("", created)
         assert store.version_and_head(match) == (1, done.head) and store.get(match).head == done.head
 
-    def test_a_match_remembers_its_newest_idempotency_keys_only(self, store):
-        """limits.MAX_IDEMPOTENCY_KEYS: storing one key more than the bound, by an illegal
-        move's answer or a commit, forgets the oldest key; the others answer as before. The
-        bound is the match's, its seats' keys together (each holds a whole answer)."""
+    def test_a_seat_remembers_its_newest_idempotency_keys_only(self, store):
+        """limits.MAX_IDEMPOTENCY_KEYS: storing one key more than a seat's bound, by an illegal
+        move's answer or a commit, forgets that seat's oldest key; the other seat's keys, however
+        old and however many, stay (no seat's keys push out another's)."""
         match = new_match(store)
         for number in range(MAX_IDEMPOTENCY_KEYS):
-            assert store.remember(match, seat_key(f"k{number}", number % 2), f"answer-{number}") is None
+            assert store.remember(match, seat_key(f"a{number}", 1), f"answer-a{number}") is None
+        for number in range(MAX_IDEMPOTENCY_KEYS):
+            assert store.remember(match, seat_key(f"k{number}"), f"answer-{number}") is None
         assert store.idempotent(match, seat_key("k0")) == "answer-0"
         assert store.commit(match, 0, '{"v":1}', '{"e":1}', time.time(), seat_key("new"), "answer-new").kind == "ok"
         assert store.idempotent(match, seat_key("k0")) is None
-        assert store.idempotent(match, seat_key("k1", 1)) == "answer-1"
-        assert store.remember(match, seat_key("newer", 1), "answer-newer") is None
-        assert store.idempotent(match, seat_key("k1", 1)) is None
+        assert store.idempotent(match, seat_key("a0", 1)) == "answer-a0"
+        assert store.remember(match, seat_key("newer"), "answer-newer") is None
+        assert store.idempotent(match, seat_key("k1")) is None
+        assert store.idempotent(match, seat_key("a0", 1)) == "answer-a0"
+        assert store.remember(match, seat_key("a-new", 1), "answer-a-new") is None
+        assert store.idempotent(match, seat_key("a0", 1)) is None
         assert store.remember(match, seat_key("k2"), "another") == "answer-2"  # a kept key is not stored again
-        kept = [seat_key(f"k{number}", number % 2) for number in range(2, MAX_IDEMPOTENCY_KEYS)] + [
-            seat_key("new"), seat_key("newer", 1)]
-        assert all(store.idempotent(match, key) is not None for key in kept)
+        seat_1 = [seat_key(f"a{number}", 1) for number in range(1, MAX_IDEMPOTENCY_KEYS)] + [seat_key("a-new", 1)]
+        seat_0 = [seat_key(f"k{number}") for number in range(2, MAX_IDEMPOTENCY_KEYS)] + [
+            seat_key("new"), seat_key("newer")]
+        assert all(store.idempotent(match, key) is not None for key in seat_1 + seat_0)
         if isinstance(store, RedisStore):
             client = redis.Redis.from_url(store.url, decode_responses=True)
-            assert client.hlen(keys_of(match)[2]) == MAX_IDEMPOTENCY_KEYS
-            assert client.lrange(key_order_key(match), 0, -1) == [key_field(key) for key in kept]
+            assert client.hlen(keys_of(match)[2]) == 2 * MAX_IDEMPOTENCY_KEYS
+            assert sorted(client.lrange(key_order_key(match), 0, -1)) == sorted(
+                key_field(key) for key in seat_1 + seat_0)
             assert 0 < client.pttl(key_order_key(match)) <= 100_000
 
     def test_missing_match(self, store):
