@@ -124,6 +124,11 @@ SIGNATURE_ANSWERED = ("only when the referee signs states (README, \"Signed stat
                       "null state")
 
 
+SUGGESTIONS = ("an illegal move: up to 3 of the legal moves of the player who proposed it that are closest to it "
+               "(the same card with other choices first, then the same choices with another card, then other "
+               "moves; README, \"Suggestions\"); empty for a legal move, or when that player may not move now")
+
+
 def signature_sent() -> fields.String:
     """The optional ``state_signature`` of a request that sends a state."""
     return fields.String(metadata={"description": SIGNATURE_SENT})
@@ -197,6 +202,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         "events": fields.List(fields.Nested(Event), required=True),
         "scores": fields.Nested(scores, required=True),
         "outcome": fields.Nested(OutcomeOut, required=True),
+        "suggestions": fields.List(fields.Nested(move), required=True, metadata={"description": SUGGESTIONS}),
     })
     return GameSchemas(
         setup_request=setup_request,

@@ -6,9 +6,10 @@ secret, and the spectator), everything hidden from that reader is resampled cons
 what it has seen (tests/information/resampling.py) and stored as a second match. Everything
 the reader can obtain must be byte for byte the same in both: the match and its view (scores
 included), the log, the event stream, the seat's legal moves, and the verdicts of probe moves (illegal ones:
-wrong cards, wrong choices, moves naming chance outcomes; and the legal move the seat then
-plays). A legal move shows new information (the card turned from the pile): its whole verdict
-is compared on a resample that keeps what that move reveals, its legality on every resample.
+wrong cards, wrong choices, moves naming chance outcomes, with the moves they suggest instead,
+each one of the seat's own listing; and the legal move the seat then plays). A legal move
+shows new information (the card turned from the pile): its whole verdict is compared on a
+resample that keeps what that move reveals, its legality on every resample.
 
 With table chance a move names what the table saw (a card drawn): its legality depends on the
 cards the table has seen, so moves naming table outcomes are probed only as the legal move;
@@ -284,6 +285,9 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
         original = harness._answer(harness.post(match_id, probe, secret, version, language))
         other = harness._answer(harness.post(copy, probe, secret, version, language))
         assert original == other, (context, probe)
+        # An illegal move's suggestions (compared above) are moves of the reader's own listing.
+        suggestions = json.loads(original[3])["suggestions"] if original[0] == 200 else []
+        assert all(move in own for move in suggestions), (context, probe, suggestions)
     if legal_probe is None:
         return None
     # The legal move: its legality on the full resample, its whole verdict on one that keeps
