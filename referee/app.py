@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http
+import os
 from typing import Any, Mapping
 
 import yaml
@@ -25,6 +26,7 @@ from referee.api.routes.table_page import table_blueprint
 from referee.games import GAMES
 from referee.schemas.bodies import Problem, one_of_schemas
 from referee.schemas.compiled import dict_key_names
+from referee.service.state_signing import KEYS_VARIABLE, REQUIRED_VARIABLE, StateKeys
 from referee.store.deadline import close_budget, open_budget
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -93,6 +95,14 @@ class RefereeApi(Api):
         return problems.from_http_exception(error)
 
 
+def _state_keys(config: Mapping[str, Any]) -> StateKeys:
+    """The keys of signed states from the environment, each variable overridden by the config's
+    value of the same name (tests)."""
+    environ = {**os.environ, **{name: str(config[name]) for name in (KEYS_VARIABLE, REQUIRED_VARIABLE)
+                                if config.get(name) is not None}}
+    return StateKeys.from_environ(environ)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The WSGI application. ``config`` overrides Flask settings (tests)."""
     app = RefereeFlask(__name__)
@@ -147,7 +157,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.ma_plugin.converter.add_attribute_function(one_of_schemas)
     api.register_blueprint(health_blp)
     api.register_blueprint(metrics.metrics_blp)
-    for blueprint in blueprints():
+    for blueprint in blueprints(_state_keys(app.config)):
         api.register_blueprint(blueprint)
     register_matches(app, api)
 

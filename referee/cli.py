@@ -8,7 +8,9 @@
 ``adjudicate`` and ``replay`` print the same JSON as the HTTP answers (exit 0 for a verdict,
 legal or not; exit 2 with a problem+json document on stderr for bad input). STATE.json holds a
 state, bare or as ``{"state": ...}`` (the answer of ``setup``); MOVE.json a move, bare or as
-``{"move": ...}``; MOVES.json a list of moves, bare or as ``{"moves": [...]}``.
+``{"move": ...}``; MOVES.json a list of moves, bare or as ``{"moves": [...]}``. With
+``REFEREE_STATE_KEYS`` set, states are signed and checked as over HTTP: STATE.json carries its
+signature as ``{"state": ..., "state_signature": ...}``.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from referee.games import GAMES, PACKAGES
 from referee.json_text import NumberTooLong, TooManyContainers, ascii_digits, dumps, strict_loads
 from referee.schemas.bodies import game_schemas
 from referee.schemas.pointers import pointer_errors
-from referee.service import stateless
+from referee.service import state_signing, stateless
 from referee.service.errors import Refused, problem_body
+from referee.settings import SettingError
 
 DEFAULT_BIND = "127.0.0.1:8000"  # as referee/gunicorn_conf.py
 
@@ -95,15 +98,24 @@ def _read_json(path: str, pointer: str):
                            title="An input file is not valid JSON"))
 
 
-def _unwrap(value, key: str):
-    """``{"state": S}`` -> ``S`` (the answer of setup can be used as it is); bare values pass."""
-    if isinstance(value, dict) and set(value) == {key}:
+def _unwrap(value, key: str, beside: frozenset[str] = frozenset()):
+    """``{"state": S}`` -> ``S`` (the answer of setup can be used as it is; ``beside``: other
+    keys the envelope may hold); bare values pass."""
+    if isinstance(value, dict) and key in value and set(value) <= {key} | beside:
         return value[key]
     return value
 
 
+def _signature(value):
+    """The ``state_signature`` beside the state of a ``{"state", "state_signature"}`` file."""
+    if isinstance(value, dict) and "state" in value and set(value) <= {"state", state_signing.FIELD}:
+        return value.get(state_signing.FIELD)
+    return None
+
+
 def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_states: bool = False) -> None:
-    state = _unwrap(_read_json(state_path, "/state"), "state")
+    state_file = _read_json(state_path, "/state")
+    state = _unwrap(state_file, "state", frozenset({state_signing.FIELD}))
     key = "moves" if kind == "replay" else "move"
     second = _unwrap(_read_json(moves_path, f"/{key}"), key)
     game_id = state.get("game") if isinstance(state, dict) else None
@@ -116,17 +128,26 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
         schema, raw = schemas.replay_request(), {"state": state, "moves": second, "include_states": include_states}
     else:
         schema, raw = schemas.adjudicate_request(), {"state": state, "move": second}
+    if _signature(state_file) is not None:
+        raw[state_signing.FIELD] = _signature(state_file)
     try:
         body = schema.load(raw)
     except ValidationError as error:
         _fail(problem_body(422, "The input does not fit the schema.", pointer_errors(error.messages)))
     try:
+        keys = state_signing.StateKeys.from_environ()
+    except SettingError as error:   # as the service, which stops at start with this line
+        click.echo(f"Referee: {error}", err=True)
+        sys.exit(2)
+    try:
+        state_signing.check(keys, game.id, body)
         if kind == "replay":
             answer = stateless.replay(game, body, lang)
         else:
             answer = stateless.adjudicate(game, body, lang)
     except Refused as error:
         _fail(error.problem())
+    answer = state_signing.signed(keys, game.id, kind, answer)
     click.echo(dumps(answer))
 
 

@@ -49,3 +49,26 @@ def configured(config: Mapping[str, Any], name: str, from_env: Callable[[], Any]
     """``config[name]`` when the application was given it (tests), else ``from_env()``: the
     environment is not read when the config overrides it."""
     return config[name] if config.get(name) is not None else from_env()
+
+
+def secrets_list(name: str, *, environ: Mapping[str, str] | None = None, min_length: int = 1) -> tuple[str, ...]:
+    """The comma-separated secrets of environment variable ``name`` in order, blanks around
+    each removed and empty items dropped; ``()`` when unset or blank. Raises SettingError,
+    without the secret, for one shorter than ``min_length`` characters (its position named)."""
+    environ = os.environ if environ is None else environ
+    found = tuple(item.strip() for item in environ.get(name, "").split(",") if item.strip())
+    for position, item in enumerate(found, start=1):
+        if len(item) < min_length:
+            raise SettingError(f"{name}: secret {position} has {len(item)} characters; each must have at least "
+                               f"{min_length}")
+    return found
+
+
+def flag(name: str, *, environ: Mapping[str, str] | None = None) -> bool:
+    """Environment variable ``name`` as a switch: ``1`` on; ``0``, unset or blank off. Raises
+    SettingError for any other value."""
+    environ = os.environ if environ is None else environ
+    raw = environ.get(name, "").strip()
+    if raw not in ("", "0", "1"):
+        raise SettingError(f"{name} must be 1 or 0, not {raw!r}")
+    return raw == "1"

@@ -133,6 +133,9 @@ class Game:
     # coin face); the others (card ids, toy and cat names, which a caller may choose) are shown
     # as they are, even when spelled like a msgid.
     word_params: ClassVar[frozenset[str]] = frozenset()
+    # The move fields that name the card a move is about (referee.engine.suggestions ranks the
+    # moves suggested for an illegal one by them).
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
     # -- hooks ---------------------------------------------------------------------------
 

@@ -117,6 +117,26 @@ class GameSchemas:
     move: type[Schema]
 
 
+SIGNATURE_SENT = ("the state_signature answered beside this state when the referee signs states (README, "
+                  "\"Signed states\"); required when it requires signed states, ignored when it holds no key")
+SIGNATURE_ANSWERED = ("only when the referee signs states (README, \"Signed states\"): HMAC-SHA256 of the game id "
+                      "and the state's canonical JSON, 64 hex digits; send it back beside the state; null beside a "
+                      "null state")
+SUGGESTIONS = ("an illegal move: up to 3 of the legal moves of the player who proposed it that are closest to it "
+               "(the same card with other choices first, then the same choices with another card, then other "
+               "moves; README, \"Suggestions\"); empty for a legal move, or when that player may not move now")
+
+
+def signature_sent() -> fields.String:
+    """The optional ``state_signature`` of a request that sends a state."""
+    return fields.String(metadata={"description": SIGNATURE_SENT})
+
+
+def signature_answered() -> fields.String:
+    """The ``state_signature`` of an answer that carries a state (absent without keys)."""
+    return fields.String(allow_none=True, metadata={"description": SIGNATURE_ANSWERED})
+
+
 def prefix_of(game_id: str) -> str:
     """``"scratch-and-catch"`` -> ``"ScratchAndCatch"``."""
     return "".join(part.capitalize() for part in game_id.split("-"))
@@ -141,13 +161,16 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
                               metadata={"description": "seed of the generator (docs/rng.md); random when absent"}),
         "options": fields.Nested(options),
     })
-    state_request = envelope("StateRequest", {"state": FastNested(state, required=True)})
+    state_request = envelope("StateRequest", {"state": FastNested(state, required=True),
+                                              "state_signature": signature_sent()})
     adjudicate_request = envelope("AdjudicateRequest", {
         "state": FastNested(state, required=True),
+        "state_signature": signature_sent(),
         "move": FastNested(move, required=True),
     })
     replay_request = envelope("ReplayRequest", {
         "state": FastNested(state, required=True),
+        "state_signature": signature_sent(),
         "moves": fields.List(FastNested(move), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES),
                              metadata={"description": f"at most {MAX_REPLAY_MOVES} moves"}),
         "include_states": StrictBoolean(load_default=False, metadata={
@@ -156,6 +179,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
     })
     view_request = envelope("ViewRequest", {
         "state": FastNested(state, required=True),
+        "state_signature": signature_sent(),
         "seat": fields.Integer(strict=True, required=True, allow_none=True, validate=validate.Range(min=0),
                                metadata={"description": "the seat whose view is asked; null: a spectator"}),
     })
@@ -172,9 +196,11 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         "violations": fields.List(fields.Nested(ViolationOut), required=True),
         "state": fields.Nested(state, required=True, allow_none=True,
                                metadata={"description": "the next state; null when illegal"}),
+        "state_signature": signature_answered(),
         "events": fields.List(fields.Nested(Event), required=True),
         "scores": fields.Nested(scores, required=True),
         "outcome": fields.Nested(OutcomeOut, required=True),
+        "suggestions": fields.List(fields.Nested(move), required=True, metadata={"description": SUGGESTIONS}),
     })
     return GameSchemas(
         setup_request=setup_request,
@@ -183,7 +209,8 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         replay_request=replay_request,
         view_request=view_request,
         view_answer=view_answer,
-        setup_answer=make("SetupAnswer", {"state": FastNested(state, required=True)}),
+        setup_answer=make("SetupAnswer", {"state": FastNested(state, required=True),
+                                          "state_signature": signature_answered()}),
         moves_answer=make("LegalMoves", {"moves": fields.List(fields.Nested(move), required=True)}),
         verdict=verdict,
         score_answer=make("ScoreAnswer", {
@@ -192,6 +219,7 @@ def game_schemas(game_id: str, module: ModuleType, player_counts: tuple[int, ...
         }),
         replay_answer=make("ReplayAnswer", {
             "state": FastNested(state, required=True),
+            "state_signature": signature_answered(),
             "steps": fields.List(fields.Nested(verdict), required=True),
             "first_illegal": fields.Nested(IllegalStep, required=True, allow_none=True),
         }),

@@ -306,7 +306,8 @@ class FastEnvelope(Schema):
         if (fast is not None and type(data) is dict
                 and data.keys() <= fast.keys() and all(name in data for name in required_fields(type(self)))
                 and not (_body_has_float(data) if holds_float is None else holds_float)  # once for the envelope
-                and all(type(value) is dict
+                and all(type(value) is str if fast[name] is str else
+                        type(value) is dict
                         and (fast[name] is None or _fast_accepts(fast[name], value, float_free=True))
                         for name, value in data.items())):
             return dict(data)
@@ -317,8 +318,8 @@ class FastEnvelope(Schema):
 def envelope_fields(schema_class: type[Schema]) -> dict | None:
     """``{field name: nested schema class}`` when every field of the envelope is a FastNested of a
     schema class, or a OneOfSchemas object that the view loads itself once it knows the game
-    (``None`` then: any JSON object), with no validator, data key or default, and the envelope
-    is not loaded with other settings."""
+    (``None`` then: any JSON object), or a plain string (``str``: a state's signature), with no
+    validator, data key or default, and the envelope is not loaded with other settings."""
     schema = schema_class()
     if schema.many or schema.unknown != "raise":
         return None
@@ -330,6 +331,8 @@ def envelope_fields(schema_class: type[Schema]) -> dict | None:
             found[name] = None
         elif type(field) is FastNested and isinstance(field.nested, type):
             found[name] = field.nested
+        elif type(field) is fields.String:
+            found[name] = str
         else:
             return None
     return found

@@ -15,7 +15,7 @@ from marshmallow import Schema, fields, validate
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
 from referee.json_text import ascii_digits
-from referee.schemas.bodies import Event, OutcomeOut, ViolationOut, prefix_of
+from referee.schemas.bodies import SUGGESTIONS, Event, OutcomeOut, ViolationOut, prefix_of
 from referee.schemas.compiled import FastEnvelope
 
 _GAME_SCHEMAS = {game_id: import_module(f"referee.games.{PACKAGES[game_id]}.schema") for game_id in GAMES}
@@ -93,6 +93,9 @@ class MatchVerdict(Schema):
     scores = fields.Dict(required=True, allow_none=True,
                          metadata={"description": "the score sheet once finished, else null"})
     outcome = fields.Nested(OutcomeOut, required=True)
+    suggestions = fields.List(_move(), required=True, metadata={
+        "description": SUGGESTIONS + ". Taken only from the moves this seat may make as it can know them (its "
+                       "legal-moves): at a table game a value the table names is null, as table_fills says"})
 
 
 class LogEntry(Schema):

@@ -12,7 +12,8 @@ import re
 import secrets
 import time
 
-from referee.engine.core import Game, InvalidOptions, InvalidState, Verdict, Violation
+from referee.engine.core import Game, InvalidOptions, InvalidState, Move, State, Verdict, Violation
+from referee.engine.suggestions import closest
 from referee.i18n import translate
 from referee.json_text import dumps
 from referee.limits import MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
@@ -43,8 +44,9 @@ def violation_json(violation: Violation, language: str, game: Game) -> dict:
     }
 
 
-def verdict_json(verdict: Verdict, language: str, game: Game) -> dict:
-    """The HTTP form of a verdict (DESIGN section 1), its texts in ``language``."""
+def verdict_json(verdict: Verdict, language: str, game: Game, suggestions: list[Move] | None = None) -> dict:
+    """The HTTP form of a verdict (DESIGN section 1), its texts in ``language``;
+    ``suggestions``: the moves offered instead of an illegal one (none for a legal one)."""
     return {
         "legal": verdict.legal,
         "violations": [violation_json(v, language, game) for v in verdict.violations],
@@ -52,7 +54,22 @@ def verdict_json(verdict: Verdict, language: str, game: Game) -> dict:
         "events": verdict.events,
         "scores": verdict.scores,
         "outcome": verdict.outcome.to_json(),
+        "suggestions": suggestions or [],
     }
+
+
+def suggestions(game: Game, move: Move, own_moves: list[Move]) -> list[Move]:
+    """Up to three of ``own_moves`` (the moves of the seat that proposed ``move``, as that seat
+    may know them) closest to ``move`` (referee/engine/suggestions.py)."""
+    return closest(move, own_moves, game.card_fields)
+
+
+def _stateless_suggestions(game: Game, state: State, move: Move, verdict: Verdict) -> list[Move]:
+    """The suggestions for an illegal ``move`` in a whole state: the closest legal moves of the
+    player the move names (none when that player may not move now)."""
+    if verdict.legal:
+        return []
+    return suggestions(game, move, [m for m in game.legal_moves(state) if m["player"] == move["player"]])
 
 
 def setup(game: Game, body: dict) -> dict:
@@ -79,9 +96,11 @@ def legal_moves(game: Game, body: dict) -> dict:
 
 
 def adjudicate(game: Game, body: dict, language: str) -> dict:
-    """``{"state", "move"}`` -> verdict JSON."""
-    check(game, body["state"])
-    return verdict_json(game.adjudicate(body["state"], body["move"], checked=True), language, game)
+    """``{"state", "move"}`` -> verdict JSON (an illegal one with its suggestions)."""
+    state, move = body["state"], body["move"]
+    check(game, state)
+    verdict = game.adjudicate(state, move, checked=True)
+    return verdict_json(verdict, language, game, _stateless_suggestions(game, state, move, verdict))
 
 
 def score(game: Game, body: dict) -> dict:
@@ -128,6 +147,9 @@ def replay(game: Game, body: dict, language: str) -> dict:
     check(game, body["state"])
     final, verdicts, illegal_at = game.replay(body["state"], body["moves"], checked=True, after_step=_share_the_worker)
     steps = [verdict_json(v, language, game) for v in verdicts]
+    if illegal_at is not None:
+        steps[illegal_at]["suggestions"] = _stateless_suggestions(game, final, body["moves"][illegal_at],
+                                                                  verdicts[illegal_at])
     if not include_states:
         for step in steps:
             step["state"] = None

@@ -65,6 +65,7 @@
       "verdict.legal": "Legal move",
       "verdict.illegal": "Illegal move",
       "verdict.rule": "Rulebook: {rule}",
+      "verdict.suggestions": "Play instead (one tap):",
       "verdict.stale": "The match moved on before your move arrived; here is the table now. Choose again.",
       "verdict.problem": "The referee refused the request ({status}): {detail}",
       "verdict.network": "The referee could not be reached: {error}",
@@ -152,6 +153,7 @@
       "verdict.legal": "合法な手",
       "verdict.illegal": "反則の手",
       "verdict.rule": "ルールブック：{rule}",
+      "verdict.suggestions": "代わりに指す手（タップで送信）：",
       "verdict.stale": "あなたの手が届く前に対戦が進みました。今のテーブルから選び直してください。",
       "verdict.problem": "審判が要求を受け付けませんでした（{status}）：{detail}",
       "verdict.network": "審判に接続できません：{error}",
@@ -648,7 +650,9 @@
       method: "POST", body: JSON.stringify({ move }),
       headers: headers({ "Content-Type": "application/json", "If-Match": etag, "Idempotency-Key": key }, true),
     };
-    for (const button of document.querySelectorAll("#moves button, #custom-send")) button.disabled = true;
+    for (const button of document.querySelectorAll("#moves button, #suggestions button, #custom-send")) {
+      button.disabled = true;
+    }
     let result;
     try {
       try {
@@ -965,6 +969,22 @@
       ? el("span", { class: "events", text: entry.events.map(describeEvent).join("; ") }) : null)));
   }
 
+  // The legal moves the referee suggests instead of an illegal one (the seat's own, closest
+  // first), each played with one tap on the version the verdict names, as a listed move is.
+  function renderSuggestions(answer) {
+    const suggestions = Array.isArray(answer.suggestions) ? answer.suggestions : [];
+    if (!suggestions.length) return null;
+    const etag = `"${answer.version}"`;
+    return el("div", { class: "suggested" },
+      el("h3", { id: "suggestions-heading", text: t("verdict.suggestions") }),
+      el("div", { id: "suggestions", class: "moves", role: "group", "aria-labelledby": "suggestions-heading" },
+        suggestions.map((move, index) => el("button", {
+          type: "button", class: "move suggestion", "data-index": index, "data-move": JSON.stringify(move),
+          text: describeMove(move, true),
+          onclick: (event) => chooseMove(move, etag, event.currentTarget),
+        }))));
+  }
+
   function renderVerdict() {
     const box = $("verdict");
     const verdict = page.verdict;
@@ -984,7 +1004,8 @@
           : el("ul", { class: "violations" }, answer.violations.map((v) => el("li", { "data-code": v.code },
               el("span", { class: "message", text: v.message }), " ",
               el("code", { text: v.code }),
-              el("span", { class: "rule", text: t("verdict.rule", { rule: v.rule }) })))));
+              el("span", { class: "rule", text: t("verdict.rule", { rule: v.rule }) })))),
+        answer.legal ? null : renderSuggestions(answer));
     } else {
       box.classList.add("illegal");
       box.dataset.legal = "";

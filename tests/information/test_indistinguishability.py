@@ -7,9 +7,10 @@ what it has seen (tests/information/resampling.py) and stored as a second match.
 the reader can obtain must be byte for byte the same in both: the match and its view (scores
 included), the log, the event stream (from the start, and resumed at the current version), the
 seat's legal moves, and the verdicts of probe moves (illegal ones:
-wrong cards, wrong choices, moves naming chance outcomes; and the legal move the seat then
-plays). A legal move shows new information (the card turned from the pile): its whole verdict
-is compared on a resample that keeps what that move reveals, its legality on every resample.
+wrong cards, wrong choices, moves naming chance outcomes, with the moves they suggest instead,
+each one of the seat's own listing; and the legal move the seat then plays). A legal move
+shows new information (the card turned from the pile): its whole verdict is compared on a
+resample that keeps what that move reveals, its legality on every resample.
 Matches played to their end are compared for every reader too: there the stream carries the
 ``end`` event, and a reader resuming at the final version is answered 204.
 
@@ -347,6 +348,9 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
         original = harness._answer(harness.post(match_id, probe, secret, version, language))
         other = harness._answer(harness.post(copy, probe, secret, version, language))
         assert original == other, (context, probe)
+        # An illegal move's suggestions (compared above) are moves of the reader's own listing.
+        suggestions = json.loads(original[3])["suggestions"] if original[0] == 200 else []
+        assert all(move in own for move in suggestions), (context, probe, suggestions)
         if probe is not legal_probe:
             illegal = illegal or probe
     if borrowed is not None and illegal is not None:

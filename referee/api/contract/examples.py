@@ -45,13 +45,18 @@ def _game_run(game_id: str) -> dict:
     state = stateless.setup(game, dict(setup_body))["state"]
     moves = game.legal_moves(state)
     move = moves[0]
-    verdict = stateless.verdict_json(game.adjudicate(state, move, checked=True), LANGUAGE, game)
+    verdict = stateless.adjudicate(game, {"state": state, "move": move}, LANGUAGE)
     illegal_move = {**move, "player": (move["player"] + 1) % PLAYERS}
-    illegal = stateless.verdict_json(game.adjudicate(state, illegal_move, checked=True), LANGUAGE, game)
+    illegal = stateless.adjudicate(game, {"state": state, "move": illegal_move}, LANGUAGE)
+    # A card the mover does not hold (the other seat's): illegal, with the mover's closest moves.
+    other_hand = state["players"][(move["player"] + 1) % PLAYERS].get("hand") or [None]
+    wrong_card = {**move, "card": other_hand[0]} if "card" in move and other_hand[0] is not None else None
+    wrong = stateless.adjudicate(game, {"state": state, "move": wrong_card}, LANGUAGE) if wrong_card else None
     second = game.legal_moves(verdict["state"])[0]
     replay_body = {"state": state, "moves": [move, second]}
     return {"setup": setup_body, "state": state, "moves": moves, "move": move, "verdict": verdict,
             "illegal_move": illegal_move if not illegal["legal"] else None, "illegal": illegal,
+            "wrong_card": wrong_card if wrong and not wrong["legal"] else None, "wrong": wrong,
             "score": stateless.score(game, {"state": state}),
             "replay": replay_body, "replayed": stateless.replay(game, _copy(replay_body), LANGUAGE)}
 
@@ -84,6 +89,11 @@ def game_operation(game_id: str, operation: str) -> tuple[dict, dict]:
                                   {"state": run["state"], "move": run["illegal_move"]}))
             answers.update(named("illegal", "an illegal move: violations with code, message and rulebook "
                                             "section; no next state", run["illegal"]))
+        if run["wrong_card"] is not None:
+            requests.update(named("wrong_card", "the first seat plays a card the other seat holds",
+                                  {"state": run["state"], "move": run["wrong_card"]}))
+            answers.update(named("wrong_card", "an illegal move with the mover's closest legal moves as "
+                                               "suggestions", run["wrong"]))
         return requests, answers
     if operation == "score":
         return (named("first_state", f"the first state of {start}", state_body),

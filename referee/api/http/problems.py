@@ -40,6 +40,10 @@ PROBLEM_TYPES = {
                              "bad field.",
     "impossible-state": "The state is well formed but cannot exist in the game (a card in two places, a count out "
                         "of range...); errors point at the places.",
+    "unsigned-state": "This referee signs the states it answers (REFEREE_STATE_KEYS) and the state sent does not "
+                      "carry a state_signature that matches it: it was changed, signed for another game or with "
+                      "a key the referee no longer holds, or not signed where signed states are required "
+                      "(REFEREE_REQUIRE_SIGNED_STATES). Send the state exactly as answered, with its signature.",
     "unplayable-options": "The game cannot be set up with these options or this player count; errors point at them.",
     "precondition-required": "Moves in a match need If-Match with the match's current ETag.",
     "unauthorized": "This request needs a seat's secret: Authorization: Bearer <secret>.",

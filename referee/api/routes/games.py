@@ -20,7 +20,8 @@ from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from referee.json_text import dumps_bytes
 from referee.schemas.bodies import GameDetail, GameList, game_schemas
 from referee.schemas.compiled import FastEnvelope
-from referee.service import stateless
+from referee.service import state_signing, stateless
+from referee.service.state_signing import NO_KEYS, StateKeys
 
 JSON = "application/json"
 
@@ -84,12 +85,14 @@ def described(text: str):
 
 
 def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, doc: str, answer,
-                    game_id: str) -> None:
+                    game_id: str, state_keys: StateKeys) -> None:
     """Register ``POST <blp>/<path>``: the body loaded with ``request_schema`` (422 otherwise),
-    answered with ``answer(body)`` as canonical JSON, documented with ``answer_schema`` and
-    examples from a real setup of ``game_id``."""
+    its state's signature checked with ``state_keys`` (service/state_signing.py), answered
+    with ``answer(body)`` as canonical JSON (states signed), documented with ``answer_schema``
+    and examples from a real setup of ``game_id``."""
     def view(body):
-        return json_response(answer(body))
+        state_signing.check(state_keys, game_id, body)
+        return json_response(state_signing.signed(state_keys, game_id, path, answer(body)))
 
     view.__name__ = path.replace("-", "_")  # the endpoint name, unique within the blueprint
     view.__doc__ = doc
@@ -106,8 +109,9 @@ def _counted(game: Game, verdict: dict) -> dict:
     return verdict
 
 
-def game_blueprint(game: Game) -> Blueprint:
-    """The blueprint of ``game``'s stateless operations under ``/v1/games/<id>``."""
+def game_blueprint(game: Game, state_keys: StateKeys = NO_KEYS) -> Blueprint:
+    """The blueprint of ``game``'s stateless operations under ``/v1/games/<id>``; states are
+    signed and checked with ``state_keys``."""
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
     blp = Blueprint(game.id, __name__, url_prefix=f"/v1/games/{game.id}",
                     description=f"{game.title}: stateless judging")
@@ -142,10 +146,11 @@ def game_blueprint(game: Game) -> Blueprint:
          lambda body: stateless.replay(game, body, request_language())),
     )
     for path, request_schema, answer_schema, doc, answer in operations:
-        _post_operation(blp, path, request_schema(), answer_schema, doc, answer, game.id)
+        _post_operation(blp, path, request_schema(), answer_schema, doc, answer, game.id, state_keys)
     return blp
 
 
-def blueprints() -> list[Blueprint]:
-    """The catalogue blueprint and one blueprint per registered game."""
-    return [catalogue_blueprint()] + [game_blueprint(game) for game in GAMES.values()]
+def blueprints(state_keys: StateKeys = NO_KEYS) -> list[Blueprint]:
+    """The catalogue blueprint and one blueprint per registered game (states signed and checked
+    with ``state_keys``)."""
+    return [catalogue_blueprint()] + [game_blueprint(game, state_keys) for game in GAMES.values()]

@@ -68,6 +68,7 @@ class CallOfKatulhu(Game):
     schema_version = SCHEMA_VERSION
     messages = MESSAGES
     disclosure = view.DISCLOSURE
+    card_fields = ("cat",)
 
     def options_info(self) -> dict:
         """The setup options with their defaults: chance, advanced, catalogue (deal.py)."""

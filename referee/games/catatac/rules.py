@@ -98,6 +98,7 @@ class Catatac(Game):
     rules_version = "catatac/en-1"
     messages = MESSAGES
     disclosure = views.DISCLOSURE
+    card_fields = ("card", "points_card")
     word_params = frozenset({"action", "bar", "condition", "direction", "effect", "expected", "field", "given",
                              "reason", "side", "spot"})
 
