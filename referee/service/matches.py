@@ -228,16 +228,10 @@ class Matches:
         return self._commit(match_id, game, held, state, move, verdict, seat, key, fingerprint, language,
                             retry_allowed=not last_try, cached=cached)
 
-<<<<<<< HEAD
-    def _refuse(self, match_id: str, game: Game, state: dict, verdict: Verdict, seat: int, version: int,
-                key: IdempotencyKey | None, fingerprint: str, language: str) -> MoveAnswer:
-        """The answer to an illegal move (the match does not change), kept under ``key``."""
-=======
-    def _refuse(self, match_id: str, game: Game, state: dict, move: dict, verdict: Verdict, seat: int, version: int,
-                key: str | None, fingerprint: str, language: str) -> MoveAnswer:
+    def _refuse(self, match_id: str, game: Game, state: dict, move: dict, verdict: Verdict, seat: int,
+                version: int, key: IdempotencyKey | None, fingerprint: str, language: str) -> MoveAnswer:
         """The answer to an illegal move (the match does not change), kept under ``key``; its
         suggestions come from the seat's own moves as it may know them (``Game.seat_moves``)."""
->>>>>>> i39g
         self.observer.verdict(game.id, False)
         own = game.seat_moves(state, seat)
         answer = stateless.verdict_json(verdict, language, game, stateless.suggestions(game, move, own))
