@@ -27,6 +27,7 @@ from referee.games import GAMES
 from referee.schemas.bodies import Problem, one_of_schemas
 from referee.schemas.compiled import dict_key_names
 from referee.service.state_signing import KEYS_VARIABLE, REQUIRED_VARIABLE, StateKeys
+from referee.service.texts import Text, echo
 from referee.store.deadline import close_budget, open_budget
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -90,8 +91,9 @@ class RefereeApi(Api):
         if error.code == 404 and request.path.startswith("/v1/games/"):
             game_id = request.path.split("/")[3]
             if game_id not in GAMES:
-                return problems.problem_response(
-                    404, f"No game {game_id!r} here; the games are: {', '.join(sorted(GAMES))}.")
+                return problems.problem_response(404, Text(
+                    'No game "{game}" here: the games are {games}. Use one of these ids (GET /v1/games lists them).',
+                    game=echo(game_id), games=", ".join(sorted(GAMES))))
         return problems.from_http_exception(error)
 
 

@@ -28,7 +28,8 @@ from referee.json_text import NumberTooLong, TooManyContainers, ascii_digits, du
 from referee.schemas.bodies import game_schemas
 from referee.schemas.pointers import pointer_errors
 from referee.service import state_signing, stateless
-from referee.service.errors import Refused, problem_body
+from referee.service.errors import NotJson, Refused, number_too_long, problem_body, too_many_containers
+from referee.service.texts import Text
 from referee.settings import SettingError
 
 DEFAULT_BIND = "127.0.0.1:8000"  # as referee/gunicorn_conf.py
@@ -80,22 +81,31 @@ def _fail(body: dict) -> None:
     sys.exit(2)
 
 
-def _read_json(path: str, pointer: str):
+def _read_json(path: str, pointer: str, lang: str):
+    """The JSON value of the file ``path``; else the problem (its pointer ``pointer``, its words
+    in ``lang``) on standard error and exit 2."""
     try:
         with open(path, "rb") as handle:
             return strict_loads(handle.read())  # as strict as the HTTP service: no NaN, no lone surrogate
     except OSError as error:
-        _fail(problem_body(400, f"cannot read {path}: {error.strerror}", [(pointer, "file cannot be read")],
-                           title="Cannot read an input file", slug="unreadable-file"))
+        _fail(problem_body(400, Text("Cannot read {path}: {reason}. Name a file that exists and can be read.",
+                                     path=path, reason=error.strerror or str(error)),
+                           [(pointer, Text("file cannot be read"))], title="Cannot read an input file",
+                           slug="unreadable-file", language=lang))
     except NumberTooLong as error:
-        _fail(problem_body(400, f"{path} holds {error}, more than Referee reads", [(pointer, str(error))],
-                           title="An input file holds a number too long to read"))
+        _fail(problem_body(400, number_too_long(error, path), [(pointer, Text("an integer of more than {limit} digits",
+                                                                              limit=error.limit))],
+                           title="An input file holds a number too long to read", language=lang))
     except TooManyContainers as error:
-        _fail(problem_body(400, f"{path} holds {error}, more than Referee reads", [(pointer, str(error))],
-                           title="An input file holds too many arrays and objects"))
-    except (ValueError, RecursionError):
-        _fail(problem_body(400, f"{path} is not valid JSON", [(pointer, "not valid JSON")],
-                           title="An input file is not valid JSON"))
+        _fail(problem_body(400, too_many_containers(error, path),
+                           [(pointer, Text("more than {limit:,} arrays and objects", limit=error.limit))],
+                           title="An input file holds too many arrays and objects", language=lang))
+    except RecursionError:
+        _fail(problem_body(400, Text("{path} is nested too deeply to read: no input takes more than a few levels.",
+                                     path=path), [(pointer, Text("nested too deeply to parse"))],
+                           title="An input file is not valid JSON", language=lang))
+    except ValueError as error:
+        _fail(NotJson(error, pointer, path).problem(lang))
 
 
 def _unwrap(value, key: str, beside: frozenset[str] = frozenset()):
@@ -114,15 +124,17 @@ def _signature(value):
 
 
 def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_states: bool = False) -> None:
-    state_file = _read_json(state_path, "/state")
+    state_file = _read_json(state_path, "/state", lang)
     state = _unwrap(state_file, "state", frozenset({state_signing.FIELD}))
     key = "moves" if kind == "replay" else "move"
-    second = _unwrap(_read_json(moves_path, f"/{key}"), key)
+    second = _unwrap(_read_json(moves_path, f"/{key}", lang), key)
     game_id = state.get("game") if isinstance(state, dict) else None
     game = GAMES.get(game_id)
     if game is None:
-        _fail(problem_body(422, "the state names no game this referee knows",
-                           [("/state/game", f"one of {sorted(GAMES)}")]))
+        games = ", ".join(sorted(GAMES))
+        _fail(problem_body(422, Text('The state names no game this referee knows: its "game" must be one of {games}.',
+                                     games=games), [("/state/game", Text("one of {games}", games=games))],
+                           language=lang))
     schemas = game_schemas(game.id, import_module(f"referee.games.{PACKAGES[game.id]}.schema"), game.player_counts)
     if kind == "replay":
         schema, raw = schemas.replay_request(), {"state": state, "moves": second, "include_states": include_states}
@@ -133,7 +145,9 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
     try:
         body = schema.load(raw)
     except ValidationError as error:
-        _fail(problem_body(422, "The input does not fit the schema.", pointer_errors(error.messages)))
+        _fail(problem_body(422, Text("The input does not fit the schema: correct the fields the errors point at "
+                                     "(/state/... in STATE.json, /move/... or /moves/... in the other file)."),
+                           pointer_errors(error.messages), language=lang))
     try:
         keys = state_signing.StateKeys.from_environ()
     except SettingError as error:   # as the service, which stops at start with this line
@@ -146,7 +160,7 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
         else:
             answer = stateless.adjudicate(game, body, lang)
     except Refused as error:
-        _fail(error.problem())
+        _fail(error.problem(lang))
     answer = state_signing.signed(keys, game.id, kind, answer)
     click.echo(dumps(answer))
 

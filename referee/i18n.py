@@ -1,7 +1,8 @@
 """Messages in English and Japanese from standard gettext catalogs.
 
 Catalogs live in ``referee/locale/<lang>/LC_MESSAGES/<domain>.po``, one domain per game (its
-id), so that a game's words never translate another game's values. They are compiled in memory
+id), so that a game's words never translate another game's values, and the domain ``referee``
+for the words of problems (referee/service/texts.py). They are compiled in memory
 with Babel at first use, so a source checkout needs no build step. A msgid is the English text
 itself; an English catalog only names a game's identifiers in words (``enemy_possession`` ->
 "Enemy Possession").

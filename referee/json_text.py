@@ -41,8 +41,58 @@ def ascii_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+# The messages of the two faults found here rather than by the JSON reader.
+NOT_JSON_CONSTANT = "NaN and Infinity are not JSON"
+LONE_SURROGATE = "a string holds a lone surrogate (no Unicode character)"
+# A JSON string, or one of the constants Python's reader takes (outside strings).
+_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
+# An escape in a string: a surrogate's \uXXXX (its code unit in the group), or any other.
+_ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)", re.DOTALL)
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    raise ValueError(NOT_JSON_CONSTANT)
+
+
+def _constant_at(text: str) -> int:
+    """Where the first NaN, Infinity or -Infinity outside a string starts in ``text``, which is
+    JSON up to there (as the reader found it)."""
+    for found in _STRING_OR_CONSTANT.finditer(text):
+        if found.group(1):
+            return found.start(1)
+    return 0
+
+
+def _lone_surrogate_at(text: str) -> int:
+    """Where the first escape of a lone surrogate starts in ``text``, a JSON text (escapes are
+    found in its strings only: a backslash is nowhere else): a high one not followed at once by
+    a low one's escape, or a low one alone."""
+    pending, pending_end = None, -1
+    for found in _ESCAPE.finditer(text):
+        unit = found.group(1)
+        if pending is not None:
+            if unit and unit[1] in "cdefCDEF" and found.start() == pending_end:
+                pending = None   # a pair: one character
+                continue
+            return pending
+        if unit and unit[1] in "89abAB":
+            pending, pending_end = found.start(), found.end()
+        elif unit:
+            return found.start()
+    return 0 if pending is None else pending
+
+
+def error_place(error: ValueError) -> tuple[int, int, int]:
+    """``(line, column, byte offset)`` of a reading error of :func:`strict_loads`
+    (``json.JSONDecodeError`` or ``UnicodeDecodeError``): line and column from 1, the column in
+    characters; the offset from 0, in bytes of the UTF-8 text. ``(1, 1, 0)`` for another error."""
+    if isinstance(error, UnicodeDecodeError):
+        data, start = error.object, error.start
+        line_start = data.rfind(b"\n", 0, start) + 1
+        return data.count(b"\n", 0, start) + 1, len(data[line_start:start].decode("utf-8", "replace")) + 1, start
+    if isinstance(error, json.JSONDecodeError):
+        return error.lineno, error.colno, len(error.doc[:error.pos].encode("utf-8", "surrogatepass"))
+    return 1, 1, 0
 
 
 class NumberTooLong(ValueError):
@@ -82,8 +132,9 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     """``json.loads`` without NaN/Infinity and without lone surrogates; ``on_float()`` is called
     for each number with a fraction or an exponent.
 
-    Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8), and
-    NumberTooLong for an integer of more digits than Python converts.
+    Raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes that are not UTF-8),
+    placed at the fault (:func:`error_place`), and NumberTooLong for an integer of more digits
+    than Python converts.
 
     Bytes with no float (nor any big integer) are read by orjson, about four times faster; it
     rejects NaN, Infinity and lone surrogates itself. Any body orjson refuses, and any body
@@ -108,13 +159,12 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     except ValueError as error:
         if isinstance(error, (json.JSONDecodeError, NumberTooLong)):
             raise
-        raise json.JSONDecodeError(str(error), text, 0) from None
+        raise json.JSONDecodeError(NOT_JSON_CONSTANT, text, _constant_at(text)) from None
     if _SURROGATE_ESCAPE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
-            raise json.JSONDecodeError("a string holds a lone surrogate (no Unicode character)", text,
-                                       0) from None
+            raise json.JSONDecodeError(LONE_SURROGATE, text, _lone_surrogate_at(text)) from None
     return value
 
 

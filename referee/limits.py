@@ -13,6 +13,9 @@ characters, a Scratch & Catch deck of at most 99 copies of each card.
   about moves x state size; that product may not exceed this (413 beyond).
 - ``MAX_PROBLEM_ERRORS``: errors listed by one problem (a body of tens of thousands of unknown
   fields once got one error each: a 5 MB answer); the detail says how many there were.
+- ``MAX_ECHO``: characters of a request value (a member name, a header, a path) that a problem
+  quotes; longer ones are cut, ending with an ellipsis (a 1 MB unknown member name was once
+  quoted whole, in its pointer).
 - ``MAX_MATCH_MOVES``: moves of one match. A Call of Katulhu game may go on for ever (no cat
   attracted, one discarded every two rounds, the discard pile shuffled back), and a match's
   log, read whole by ``GET .../log`` and by each new event stream, grows with its moves; a
@@ -35,5 +38,6 @@ MAX_REPLAY_WORK = 12 * 1024 * 1024
 MAX_REPLAY_STATE_BYTES = 4 * 1024 * 1024
 MAX_MATCH_MOVES = 5000
 MAX_PROBLEM_ERRORS = 50
+MAX_ECHO = 64
 MAX_IDEMPOTENCY_KEYS = 50
 MAX_JSON_CONTAINERS = 50_000

@@ -6,7 +6,8 @@ line or header: 400; a request line over ``limit_request_line``: 414; headers ov
 it, with an HTML page written by ``gunicorn.util.write_error``. :func:`install` replaces that
 function (every worker class calls it through the module), so those answers carry a problem
 document: ``type`` ``/problems/malformed-request`` (``/problems/internal`` for gunicorn's own
-500), ``title`` gunicorn's reason phrase, ``detail`` its message.
+500), ``title`` gunicorn's reason phrase, ``detail`` its message (cut to ``MAX_ECHO``
+characters, since it quotes the request) and what to do.
 """
 
 from __future__ import annotations
@@ -14,11 +15,25 @@ from __future__ import annotations
 from gunicorn import util
 
 from referee.api.http.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_text
+from referee.service.texts import echo
+
+# What to do about each of gunicorn's answers, after its message (in English: the request's
+# headers, Accept-Language among them, are what could not be read).
+_NEXT = {
+    400: "Correct the request line and headers (RFC 9112) and send the request again.",
+    414: "Send a shorter request line (at most 4,094 bytes): a shorter URL.",
+    431: "Send fewer or shorter headers (at most 100 headers, of at most 8,190 bytes each).",
+}
 
 
 def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
-    """``gunicorn.util.write_error``'s signature: the answer, then gunicorn closes the connection."""
-    body = problem_text(problem_body(status_int, mesg or reason, title=reason,
+    """``gunicorn.util.write_error``'s signature: the answer, then gunicorn closes the connection.
+    The detail is gunicorn's message, which quotes the request, cut to MAX_ECHO characters, then
+    what to do."""
+    then = _NEXT.get(status_int, "Send the request again later." if status_int >= 500 else
+                     "Correct the request and send it again.")
+    detail = f"{echo(mesg or reason)}. {then}"
+    body = problem_text(problem_body(status_int, detail, title=reason,
                                      slug=None if status_int >= 500 else "malformed-request")).encode("utf-8")
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_CONTENT_TYPE}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")

@@ -28,6 +28,7 @@ from referee.limits import MAX_MATCH_MOVES
 from referee.service import stateless
 from referee.service.errors import KeyReused, MatchFull, MatchNotFound, StaleVersion
 from referee.service.seats import require_seat, secret_hash
+from referee.service.texts import Text, echo
 from referee.store import IdempotencyKey, Snapshot, Store
 from referee.store.snapshot_cache import RecentSnapshots
 
@@ -103,7 +104,7 @@ class Matches:
         """The stored snapshot. Raises MatchNotFound."""
         snap = self.store.get(match_id) if _ID.match(match_id) else None
         if snap is None:
-            raise MatchNotFound(f"No match {match_id} (it never existed or it expired).")
+            raise _not_found(match_id)
         return snap
 
     def read(self, match_id: str, seat: int | None, authorization: str | None) -> tuple[Snapshot, dict]:
@@ -128,7 +129,7 @@ class Matches:
         gives it). Raises MatchNotFound when the match expired since ``snap`` was read."""
         entries = self.store.log(match_id)
         if entries is None:
-            raise MatchNotFound(f"No match {match_id} (it never existed or it expired).")
+            raise _not_found(match_id)
         records = [json.loads(text) for text in entries]
         revealed = information.revealed_keys(records)
         shown = [render(record, seat, revealed) for record in records]
@@ -208,13 +209,15 @@ class Matches:
         (never on the ``last_try``)."""
         version, meta = held.version, held.meta
         if version >= MAX_MATCH_MOVES and version in condition.versions:
-            raise MatchFull(f"This match has reached the limit of {MAX_MATCH_MOVES} moves (MAX_MATCH_MOVES); it "
-                            "takes no more moves.", [("/move", "the match takes no more moves")])
+            raise MatchFull(Text("This match has reached the limit of {limit} moves (MAX_MATCH_MOVES) and takes no "
+                                 "more. Its log and views can still be read; to play on, create a new match (POST "
+                                 "/v1/matches).", limit=MAX_MATCH_MOVES),
+                            [("/move", Text("the match takes no more moves"))])
         if version not in condition.versions:
             stored = self.store.idempotent(match_id, key) if key is not None else None
             if stored is not None:
                 return _replayed(stored, fingerprint)
-            raise _stale(version, condition.weak)
+            raise _stale(match_id, version, seat, condition.versions, condition.weak)
         game = GAMES[meta["game"]]
         state = held.state
         if state is None:
@@ -275,9 +278,8 @@ class Matches:
         if result.kind == "replay":
             return _replayed(result.stored, fingerprint)
         if result.kind == "missing":
-            raise MatchNotFound(f"No match {match_id} (it never existed or it expired).")
-        raise StaleVersion(f"The match is at version {result.version}; this move was chosen on another version.",
-                           result.version)
+            raise _not_found(match_id)
+        raise _stale(match_id, result.version, seat, frozenset((version,)), ())
 
 
 def match_json(match_id: str, meta: dict, version: int, state: dict, updated: float, expires: float,
@@ -319,17 +321,34 @@ def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
     the key with another move."""
     record: dict[str, Any] = json.loads(stored)
     if record["fp"] != fingerprint:
-        raise KeyReused("This Idempotency-Key was already used with another request body.",
-                        [("/headers/Idempotency-Key", "already used with another body")])
+        raise KeyReused(Text("This Idempotency-Key was already used with another request body. Send a new key with "
+                             "a new move; a retry sends the same key with the same body."),
+                        [("/headers/Idempotency-Key", Text("already used with another body"))])
     # The stored body's language, not this request's (absent from records of older versions).
     return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True)
 
 
-def _stale(version: int, weak: tuple[str, ...]) -> StaleVersion:
-    """If-Match names no strong tag of the current ``version`` (saying why for weak tags)."""
-    detail = f"The match is at version {version}; this move was chosen on another version."
+def _not_found(match_id: str) -> MatchNotFound:
+    return MatchNotFound(Text('No match "{match}": it never existed or it expired. Check the id, or create a match '
+                              "(POST /v1/matches).", match=echo(match_id)))
+
+
+def _stale(match_id: str, version: int, seat: int, chosen: frozenset[int], weak: tuple[str, ...]) -> StaleVersion:
+    """The match is at ``version``, which If-Match does not name as a strong tag: it names the
+    versions ``chosen`` and the weak tags ``weak``. The detail says why (a weak tag never
+    matches) and how to send the move again."""
+    read = f"/v1/matches/{echo(match_id)}?seat={seat}"
     if weak:
-        detail = (f"The match is at version {version}. If-Match compares entity tags strongly (RFC 9110 "
-                  f"section 13.1.1), so the weak tag {', '.join(weak)} never matches: send the ETag exactly "
-                  f"as given, {etag(version)}.")
+        detail = Text('The match is at version {version}. If-Match compares entity tags strongly (RFC 9110 section '
+                      '13.1.1), so the weak tag {weak} never matches. Send the ETag exactly as given, If-Match: '
+                      '"{version}", with a move chosen on version {version} (GET {read} reads the match).',
+                      version=version, weak=echo(", ".join(weak)), read=read)
+    elif len(chosen) == 1:
+        detail = Text('The match is at version {version}; this move was chosen on version {chosen}. Read the match '
+                      '(GET {read}), choose a move on version {version} and send it with If-Match: "{version}".',
+                      version=version, chosen=next(iter(chosen)), read=read)
+    else:
+        detail = Text('The match is at version {version}; If-Match names another version. Read the match (GET '
+                      '{read}), choose a move on version {version} and send it with If-Match: "{version}".',
+                      version=version, read=read)
     return StaleVersion(detail, version)

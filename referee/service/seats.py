@@ -11,6 +11,7 @@ import hashlib
 import hmac
 
 from referee.service.errors import InvalidRequest, NotThisSeat, SeatSecretRequired
+from referee.service.texts import Text, echo
 
 
 def secret_hash(secret: str) -> str:
@@ -26,12 +27,14 @@ def seat_of(hashes: list[str], authorization: str | None) -> int | None:
     scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise SeatSecretRequired("Send the seat's secret as 'Authorization: Bearer <secret>'.")
+        raise SeatSecretRequired(Text("The Authorization header is not a bearer token: send the seat's secret as "
+                                      "'Authorization: Bearer <secret>'."))
     digest = secret_hash(token)
     for seat, stored in enumerate(hashes):
         if hmac.compare_digest(stored, digest):
             return seat
-    raise SeatSecretRequired("This secret is not a seat's secret in this match.")
+    raise SeatSecretRequired(Text("This secret is no seat's secret in this match: send the secret this match gave "
+                                  "the seat when it was created (check the match id too)."))
 
 
 def require_seat(hashes: list[str], seat: int, authorization: str | None, pointer: str = "/query/seat") -> None:
@@ -39,10 +42,12 @@ def require_seat(hashes: list[str], seat: int, authorization: str | None, pointe
     ``pointer``) for a seat the match does not have, SeatSecretRequired without a seat's
     secret, NotThisSeat for another seat's."""
     if seat >= len(hashes):
-        raise InvalidRequest(f"This match has seats 0 to {len(hashes) - 1}.",
-                             [(pointer, f"no seat {seat} in this match")])
+        raise InvalidRequest(Text("This match has seats 0 to {last}: name one of them.", last=len(hashes) - 1),
+                             [(pointer, Text("no seat {seat} in this match", seat=echo(seat)))])
     holder = seat_of(hashes, authorization)
     if holder is None:
-        raise SeatSecretRequired(f"Seat {seat} needs its secret: send 'Authorization: Bearer <secret>'.")
+        raise SeatSecretRequired(Text("Seat {seat} needs its secret: send 'Authorization: Bearer <secret>' with the "
+                                      "secret this match gave seat {seat} when it was created.", seat=seat))
     if holder != seat:
-        raise NotThisSeat(f"This secret is seat {holder}'s, not seat {seat}'s.")
+        raise NotThisSeat(Text("This secret is seat {holder}'s, not seat {seat}'s: send seat {seat}'s own secret, or "
+                               "act as seat {holder}.", holder=holder, seat=seat))

@@ -18,6 +18,7 @@ from referee.i18n import translate
 from referee.json_text import dumps
 from referee.limits import MAX_REPLAY_STATE_BYTES, MAX_REPLAY_WORK
 from referee.service.errors import ImpossibleState, InvalidRequest, TooMuchWork, UnplayableOptions
+from referee.service.texts import Text, echo
 
 # A detail may name another place of the state as a JSON pointer ("card C1-1 is also at
 # /players/0/hand/0"): it gets the same prefix as the error's own pointer.
@@ -25,7 +26,8 @@ _PLACE = re.compile(r"(?<=\bat )/")
 
 
 def _impossible_state(error: InvalidState, base: str) -> ImpossibleState:
-    return ImpossibleState("The state cannot exist in this game.",
+    return ImpossibleState(Text("The state cannot exist in this game: correct the places the errors point at, or "
+                                "send a state the referee gave (by setup, or in an answer)."),
                            [(base + p, _PLACE.sub(base + "/", d)) for p, d in error.errors])
 
 
@@ -78,7 +80,9 @@ def setup(game: Game, body: dict) -> dict:
     try:
         return {"state": game.setup(body["players"], seed, body.get("options") or {})}
     except InvalidOptions as error:
-        raise UnplayableOptions("These options cannot be played.", error.errors) from None
+        raise UnplayableOptions(Text("These options cannot be played: change those the errors point at (GET "
+                                     "/v1/games/{game} lists the options and their defaults).", game=game.id),
+                                error.errors) from None
 
 
 def check(game: Game, state: dict, base: str = "/state") -> None:
@@ -121,7 +125,7 @@ def _share_the_worker(index: int) -> None:
         time.sleep(0)
 
 
-def _too_much(detail: str, pointer: str, why: str) -> TooMuchWork:
+def _too_much(detail: Text, pointer: str, why: Text) -> TooMuchWork:
     return TooMuchWork(detail, [(pointer, why)])
 
 
@@ -135,15 +139,16 @@ def replay(game: Game, body: dict, language: str) -> dict:
     include_states = bool(body.get("include_states"))
     work = len(dumps(body["state"])) * len(body["moves"])
     if work > MAX_REPLAY_WORK:
-        raise _too_much(f"This replay is too much work for one request: {len(body['moves'])} moves from a state of "
-                        f"{work // max(len(body['moves']), 1):,} bytes; moves x state size may be at most "
-                        f"{MAX_REPLAY_WORK:,} (MAX_REPLAY_WORK). Replay it in parts, each from the last state.",
-                        "/moves", "too many moves for a state of this size")
+        raise _too_much(Text("This replay is too much work for one request: {moves} moves from a state of {size:,} "
+                             "bytes; moves x state size may be at most {limit:,} (MAX_REPLAY_WORK). Replay it in "
+                             "parts, each from the last state.", moves=len(body["moves"]),
+                             size=work // max(len(body["moves"]), 1), limit=MAX_REPLAY_WORK),
+                        "/moves", Text("too many moves for a state of this size"))
     if include_states and work > MAX_REPLAY_STATE_BYTES:
-        raise _too_much(f"A replay with the state of every step would answer about {work:,} bytes; the limit is "
-                        f"{MAX_REPLAY_STATE_BYTES:,} (MAX_REPLAY_STATE_BYTES, moves x state size). Send fewer "
-                        "moves, or leave include_states false.",
-                        "/include_states", "too many moves to include every state")
+        raise _too_much(Text("A replay with the state of every step would answer about {size:,} bytes; the limit is "
+                             "{limit:,} (MAX_REPLAY_STATE_BYTES, moves x state size). Send fewer moves, or leave "
+                             "include_states false.", size=work, limit=MAX_REPLAY_STATE_BYTES),
+                        "/include_states", Text("too many moves to include every state"))
     check(game, body["state"])
     final, verdicts, illegal_at = game.replay(body["state"], body["moves"], checked=True, after_step=_share_the_worker)
     steps = [verdict_json(v, language, game) for v in verdicts]
@@ -166,8 +171,10 @@ def view(game: Game, body: dict) -> dict:
     state, seat = body["state"], body["seat"]
     check(game, state)
     if seat is not None and seat >= len(state["players"]):
-        raise InvalidRequest("The state has no such seat.",
-                             [("/seat", f"must be a seat from 0 to {len(state['players']) - 1}, or null")])
+        last = len(state["players"]) - 1
+        raise InvalidRequest(Text("The state has no seat {seat}: send a seat from 0 to {last}, or null for a "
+                                  "spectator's view.", seat=echo(seat), last=last),
+                             [("/seat", Text("must be a seat from 0 to {last}, or null", last=last))])
     sheet, outcome = game.score(state)
     return {"seat": seat, "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
             "outcome": outcome.to_json()}

@@ -5,6 +5,7 @@ answers: tests/edge/test_transport.py)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -46,4 +47,5 @@ def test_answers_are_canonical_json(client, method, path, options, status):
     assert answer.data == _canonical(answer.data)
     if status >= 400:
         assert answer.content_type == "application/problem+json"
-        assert b'", "' not in answer.data and b'": ' not in answer.data
+        between_strings = re.sub(rb'"(?:[^"\\]|\\.)*"', b'""', answer.data)   # (a detail may quote '": ')
+        assert b", " not in between_strings and b": " not in between_strings

@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.json_text import _may_hold_float, strict_loads
+from referee.json_text import _may_hold_float, error_place, strict_loads
 
 # A float in JSON: a digit followed by a fraction or an exponent (RFC 8259 section 6); an
 # integer orjson reads as a float: 19 digits or more.
@@ -57,3 +57,29 @@ def _float_count(value) -> int:
     if type(value) is dict:
         return sum(_float_count(item) for item in value.values())
     return 0
+
+
+def _place(data: bytes) -> tuple[int, int, int]:
+    try:
+        strict_loads(data)
+    except ValueError as error:
+        return error_place(error)
+    raise AssertionError("read")
+
+
+def test_faults_found_after_reading_are_placed_where_they_are():
+    """NaN and lone surrogates are refused once Python's reader has read them, which does not
+    say where: the error is placed at the constant, or at the escape of the lone surrogate
+    (line, column in characters from 1, byte offset from 0; counted by hand)."""
+    # "NaN" inside a string is text; the constant -Infinity is the 7th character of line 2,
+    # 13 bytes after line 1's 12 and its newline: byte 19.
+    assert _place(b'{"x": "NaN",\n "b": -Infinity}') == (2, 7, 19)
+    # \\ud800 is an escaped backslash then "ud800"; the pair \ud83d\ude00 is one character;
+    # the lone low surrogate \udc00 starts at character 30.
+    assert _place(b'["\\\\ud800", "\\ud83d\\ude00", "\\udc00"]') == (1, 30, 29)
+    # a high surrogate followed by text, not by a low one's escape
+    assert _place(b'["\\ud83d\\ude00", "x\\ud83dy"]') == (1, 20, 19)
+    # the 8th character, after an \u00e9 of two bytes in UTF-8: byte offset 8
+    assert _place('["\u00e9", "\\ud800"]'.encode("utf-8")) == (1, 8, 8)
+    # bytes that are not UTF-8: the first of them (line 2, after one space and a quote)
+    assert _place(b'{"a":\n "\xff"}') == (2, 3, 8)

@@ -22,10 +22,12 @@ def test_a_bad_query_parameter_is_not_called_a_request_body():
     match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
     problem = client.get(f"/v1/matches/{match['id']}?seat=abc").get_json()
     assert problem["status"] == 422
-    assert problem["detail"] == "A query parameter does not fit the schema of this operation."
+    assert problem["detail"] == ("A query parameter does not fit the schema of this operation: correct the "
+                                 "parameters the errors point at.")
     assert problem["errors"] == [{"pointer": "/query/seat", "detail": "Not a valid integer."}]
     body = client.post("/v1/games/catatac/setup", json={"players": "two"}).get_json()
-    assert body["detail"] == "The request body does not fit the schema of this operation."
+    assert body["detail"] == ("The request body does not fit the schema of this operation: correct the fields the "
+                              "errors point at (the schema is in /openapi.yaml, shown at /docs).")
 
 
 def test_an_impossible_state_detail_names_places_with_the_pointer_prefix():

@@ -79,13 +79,19 @@ def test_an_answer_from_an_allowed_origin_varies_on_origin_and_accept_language_o
     ("POST", "/v1/games/scratch-and-catch/adjudicate", "{", {"Content-Type": "application/json"}, 400),
     ("DELETE", "/v1/games/scratch-and-catch/adjudicate", None, {}, 405),
 ])
-def test_every_answer_has_one_request_id_and_only_judged_ones_a_language(method, path, body, headers, status):
+def test_every_answer_has_one_request_id_and_only_those_in_words_a_language(method, path, body, headers, status):
+    """A problem's title and details follow Accept-Language, as verdict messages do: the answer
+    names its language and varies on Accept-Language; a health report has no words to say."""
     client = create_app({"TESTING": True}).test_client()
     answer = client.open(path, method=method, data=body, headers=headers)
     assert answer.status_code == status
     assert len(answer.headers.getlist("X-Request-ID")) == 1
     assert re.fullmatch(r"[0-9a-f]{32}", answer.headers["X-Request-ID"])
-    assert "Content-Language" not in answer.headers and "Vary" not in answer.headers
+    if status < 400:
+        assert "Content-Language" not in answer.headers and "Vary" not in answer.headers
+    else:
+        assert answer.headers.getlist("Content-Language") == ["en"]
+        assert answer.headers.getlist("Vary") == ["Accept-Language"]
 
 
 def test_a_request_id_with_a_final_newline_is_replaced():

@@ -93,3 +93,25 @@ def test_a_port_of_unicode_digits_is_left_to_gunicorn_to_refuse():
     from referee.cli import _cannot_listen
 
     assert _cannot_listen("127.0.0.1:\u00b2") is None and _cannot_listen("127.0.0.1:\u0661\u0662") is None
+
+
+def test_a_file_that_is_not_json_is_told_by_line_column_and_byte_offset(tmp_path):
+    """The state file's fourth line lacks the comma after line 3: line 1 "{" and its newline
+    are 2 bytes, line 2 '  "game": "catatac",' and its newline 21, line 3 '  "seed": "x"' and
+    its newline 14; then 2 spaces, and "players" at line 4, column 3, byte 2 + 21 + 14 + 2 = 39."""
+    state_path, move_path = tmp_path / "state.json", tmp_path / "move.json"
+    state_path.write_text('{\n  "game": "catatac",\n  "seed": "x"\n  "players": []\n}\n')
+    move_path.write_text('{"type": "decline", "player": 0}')
+    for lang, detail, error in (
+            ("en", f"{state_path} is not valid JSON: a comma or a closing bracket was expected at line 4, column 3 "
+                   "(byte offset 39). Correct the file there and run the command again.",
+             "a comma or a closing bracket was expected at line 4, column 3"),
+            ("ja", f"{state_path} が正しいJSONではありません。4行3列目（先頭から39バイト）："
+                   "カンマか閉じかっこがありません。その箇所を直して、もう一度コマンドを実行してください。",
+             "4行3列目：カンマか閉じかっこがありません")):
+        result = CliRunner().invoke(main, ["adjudicate", str(state_path), str(move_path), "--lang", lang])
+        assert result.exit_code == 2
+        problem = json.loads(result.stderr)
+        assert (problem["status"], problem["type"]) == (400, "/problems/bad-request")
+        assert problem["detail"] == detail
+        assert problem["errors"] == [{"pointer": "/state", "detail": error}]

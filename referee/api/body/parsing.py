@@ -10,11 +10,13 @@ from typing import Any, Callable
 import flask
 import flask_smorest
 from marshmallow import missing
-from webargs.flaskparser import FlaskParser, is_json_request
+from webargs.flaskparser import FlaskParser, abort, is_json_request
 
 from referee.api.body.transport import BODY_KEY
+from referee.api.http.problems import wrapper_hint
 from referee.json_text import strict_loads
 from referee.schemas.compiled import BODY_HOLDS_FLOAT
+from referee.service.errors import NotJson
 
 # The environ key of the body read by read_json_body, once per request.
 _READ_KEY = "referee.json_body"
@@ -45,6 +47,22 @@ class StrictJsonParser(FlaskParser):
         value, holds_float = read_json_body(req)
         BODY_HOLDS_FLOAT.set(holds_float)  # read by FastNested: no float, no need to look
         return value
+
+    def _handle_invalid_json_error(self, error, req: flask.Request, *args, **kwargs):
+        """A body that is not JSON: 400, told by line, column and byte offset (NotJson)."""
+        raise NotJson(error)
+
+    def handle_error(self, error, req: flask.Request, schema, *, error_status_code, error_headers):
+        """webargs' 422 (FlaskParser.handle_error), with the detail for a body that holds what
+        belongs inside one of its fields (problems.wrapper_hint) in the exception's data."""
+        hint = None
+        if isinstance(error.messages, dict) and "json" in error.messages:
+            try:
+                hint = wrapper_hint(error.messages, read_json_body(req)[0])
+            except ValueError:  # (a body that is not JSON is answered 400 before any field is checked)
+                hint = None
+        abort(error_status_code or self.DEFAULT_VALIDATION_STATUS, exc=error, messages=error.messages,
+              schema=schema, headers=error_headers, hint=hint)
 
 
 class Blueprint(flask_smorest.Blueprint):

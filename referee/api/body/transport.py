@@ -39,6 +39,7 @@ from werkzeug.wsgi import get_content_length
 from referee import settings
 from referee.api.http.problems import body_too_large, problem_response
 from referee.schemas.compiled import BODY_HOLDS_FLOAT
+from referee.service.texts import Text, echo
 
 READ_SIZE = 16 * 1024
 DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
@@ -166,16 +167,19 @@ def read_body(app: Flask, req: Request) -> Response | None:
                 return body_too_large(limit)
     except _BodyTimeout:
         _close_reading(environ)
-        return problem_response(408, f"The request body did not arrive within {allowed:g} seconds "
-                                     "(REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received).",
+        return problem_response(408, Text("The request body did not arrive within {seconds} seconds "
+                                          "(REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received). Send the "
+                                          "request again, its whole body at once, on a new connection.",
+                                          seconds=f"{allowed:g}"),
                                 title="Request body too slow", slug="request-timeout")
     except Exception as error:  # noqa: BLE001 - the server's body readers raise their own types
         _close_reading(environ)
         if chunked:
-            return problem_response(400, f"The chunked request body is malformed ({type(error).__name__}).",
-                                    title="Malformed chunked body")
-        return problem_response(400, f"The request body could not be read ({type(error).__name__}).",
-                                title="Unreadable body")
+            return problem_response(400, Text("The chunked request body is malformed ({error}). Send it again in "
+                                              "well-formed chunks (RFC 9112 section 7.1), or with Content-Length.",
+                                              error=type(error).__name__), title="Malformed chunked body")
+        return problem_response(400, Text("The request body could not be read ({error}). Send the request again.",
+                                          error=type(error).__name__), title="Unreadable body")
     data = b"".join(parts)
     environ[BODY_KEY] = data
     environ["wsgi.input"] = io.BytesIO(data)
@@ -192,11 +196,17 @@ def unsupported_media(req: Request) -> Response | None:
     if req.url_rule is None or req.method not in ("POST", "PUT", "PATCH") or not req.path.startswith("/v1/"):
         return None
     if not req.is_json:
-        return problem_response(415, "Send the request body as application/json.")
+        sent = req.environ.get("CONTENT_TYPE")
+        if not sent:
+            return problem_response(415, Text("This operation takes a JSON body: send it with Content-Type: "
+                                              "application/json."))
+        return problem_response(415, Text("This operation takes a JSON body, not {sent}: send it with "
+                                          "Content-Type: application/json.", sent=echo(sent)))
     coding = req.environ.get("HTTP_CONTENT_ENCODING")
     if coding is not None and (coding := coding.strip().lower()) != "identity":
         return problem_response(
-            415, f"Content-Encoding {coding or '(empty)'} is not supported: send the body uncompressed.",
-            [("/headers/Content-Encoding", "only identity (no coding) is accepted")],
+            415, Text("Content-Encoding {coding} is not supported: send the body uncompressed, without "
+                      "Content-Encoding.", coding=echo(coding) or "(empty)"),
+            [("/headers/Content-Encoding", Text("only identity (no coding) is accepted"))],
             title="The request body's content coding is not supported")
     return None

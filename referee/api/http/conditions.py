@@ -8,6 +8,7 @@ import re
 from flask import request
 
 from referee.api.http.problems import ProblemError
+from referee.service.texts import Text, echo
 
 _VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as a match's ETag writes it
 # Section 8.8.3: entity-tag = [ W/ ] DQUOTE *etagc DQUOTE, in a comma-separated list.
@@ -27,15 +28,21 @@ def if_match() -> tuple[frozenset[int], list[str], ProblemError | None]:
     matches; the condition holds when a strong tag names the current version. Raises 428
     without the header (or with ``*``). An empty set of versions means 412."""
     header = request.environ.get("HTTP_IF_MATCH")  # the header, read directly
+    match = echo((request.view_args or {}).get("match_id", "{id}"))
     if header is None:
-        raise ProblemError(428, "A move needs If-Match with the match's ETag (GET the match to read it).")
+        raise ProblemError(428, Text('A move needs If-Match with the ETag of the version it was chosen on: read '
+                                     'the match (GET /v1/matches/{match}) and send the move with its ETag, such as '
+                                     'If-Match: "3".', match=match))
     if header.strip() == "*":
-        raise ProblemError(428, "If-Match: * is not accepted for moves; send the ETag of the version you saw.")
+        raise ProblemError(428, Text('If-Match: * is not taken for moves: send the ETag of the version the move '
+                                     'was chosen on, such as If-Match: "3" (GET /v1/matches/{match} gives it).',
+                                     match=match))
     if not _ENTITY_TAGS.match(header):
         return frozenset(), [], ProblemError(
-            400, f"If-Match must list entity tags in double quotes, as the ETag header gives them (RFC 9110 "
-                 f"section 8.8.3): {header.strip()!r} is not one.",
-            [("/headers/If-Match", "not a list of quoted entity tags")], title="Malformed header",
+            400, Text('If-Match must list entity tags in double quotes, as the ETag header gives them (RFC 9110 '
+                      'section 8.8.3): "{sent}" is not one. Send the ETag exactly as given, such as If-Match: "3".',
+                      sent=echo(header.strip())),
+            [("/headers/If-Match", Text("not a list of quoted entity tags"))], title="Malformed header",
             slug="malformed-header")
     strong, weak = set(), []
     for weak_prefix, tag in _TAG.findall(header):

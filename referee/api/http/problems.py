@@ -2,22 +2,35 @@
 
 A problem is ``{"type", "title", "status", "detail", "errors": [{"pointer", "detail"}]}`` with
 content type ``application/problem+json``. ``pointer`` is a JSON pointer (RFC 6901) into the
-request body ("" for the whole body).
+request body ("" for the whole body). ``detail`` says what happened and what to do next; title
+and details are in the language Accept-Language asks for (English or Japanese), which the
+answer names in ``Content-Language``. What a detail quotes of the request is cut to
+``MAX_ECHO`` characters (referee/service/texts.py).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
+from referee.api.http.languages import language_of_request
+from referee.i18n import DEFAULT_LANGUAGE
 from referee.json_text import NumberTooLong, TooManyContainers
 from referee.schemas.pointers import pointer_errors
-from referee.service.errors import STATUS_KINDS as _KINDS
-from referee.service.errors import PointerErrors, Refused, SeatSecretRequired, StaleVersion, problem_body
+from referee.service.errors import (
+    PointerErrors,
+    Refused,
+    SeatSecretRequired,
+    StaleVersion,
+    number_too_long,
+    problem_body,
+    too_many_containers,
+)
 from referee.service.matches import etag
+from referee.service.texts import Text, echo
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -83,8 +96,12 @@ def problem_text(body: dict) -> str:
 def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]] = (), *,
                      title: str | None = None, slug: str | None = None,
                      headers: Mapping[str, str] | None = None) -> Response:
-    """A problem+json response."""
-    body = problem_body(status, detail, errors, title=title, slug=slug)
+    """A problem+json response, in the language of the request (Accept-Language; the answer
+    then says Content-Language, app.py), in English outside a request."""
+    language = DEFAULT_LANGUAGE
+    if has_request_context():
+        language = g.language = language_of_request()
+    body = problem_body(status, detail, errors, title=title, slug=slug, language=language)
     response = Response(problem_text(body), status=status,
                         content_type=PROBLEM_CONTENT_TYPE)
     for name, value in (headers or {}).items():
@@ -95,9 +112,14 @@ def problem_response(status: int, detail: str, errors: Iterable[tuple[str, str]]
 def body_too_large(limit: int | None, headers: Mapping[str, str] | None = None) -> Response:
     """413: the request body is over ``limit`` bytes (REFEREE_MAX_BODY_BYTES; None: no limit
     to name), whether its length was announced or it came in chunks."""
-    named = f" ({limit} bytes, REFEREE_MAX_BODY_BYTES)" if limit is not None else ""
-    return problem_response(413, f"The request body is larger than the limit of this service{named}.",
-                            headers=headers)
+    if limit is None:
+        detail = Text("The request body is larger than the limit of this service. Send a smaller body (a long "
+                      "replay in parts, each from the state the last part ended on).")
+    else:
+        detail = Text("The request body is larger than the limit of this service ({limit} bytes, "
+                      "REFEREE_MAX_BODY_BYTES). Send a smaller body (a long replay in parts, each from the state "
+                      "the last part ended on).", limit=limit)
+    return problem_response(413, detail, headers=headers)
 
 
 def from_problem_error(error: ProblemError) -> Response:
@@ -116,18 +138,65 @@ def from_refusal(error: Refused) -> Response:
                             headers=headers)
 
 
-_PARTS = {"json": "The request body", "query": "A query parameter", "headers": "A header",
-          "view_args": "A path parameter"}
+# The detail of a 422 by the part of the request that does not fit (webargs' locations).
+_UNFIT = {
+    "json": Text("The request body does not fit the schema of this operation: correct the fields the errors "
+                 "point at (the schema is in /openapi.yaml, shown at /docs)."),
+    "query": Text("A query parameter does not fit the schema of this operation: correct the parameters the "
+                  "errors point at."),
+    "headers": Text("A header does not fit the schema of this operation: correct the headers the errors point at."),
+    "view_args": Text("A path parameter does not fit the schema of this operation: correct the path."),
+}
+_UNFIT_REQUEST = Text("The request does not fit the schema of this operation: correct what the errors point at "
+                      "(the schema is in /openapi.yaml, shown at /docs).")
+_EMPTY_BODY = Text("The request body is empty: send a JSON object with the fields the errors list.")
+# A body holding what belongs inside one of its fields (webargs' messages say that field is missing).
+_LOOKS_LIKE_A_MOVE = Text('The request body looks like a move: send it inside {"move": ...}.')
+_LOOKS_LIKE_A_MOVE_WITHOUT_STATE = Text('The request body looks like a move: send the state and the move as '
+                                        '{"state": ..., "move": ...}.')
+_LOOKS_LIKE_A_STATE = Text('The request body looks like a game state: send it inside {"state": ...}, with the '
+                           "operation's other fields beside it.")
 
 
-def _unfit(messages: Mapping) -> str:
+def wrapper_hint(messages: Mapping, body: Any) -> Text | None:
+    """The detail of a 422 whose body holds, at its top level, what belongs inside a field the
+    messages (webargs': by location, then by field) say is missing: a move (it has ``type``)
+    posted without ``{"move": ...}`` around it, or a state (``game`` and ``players``) without
+    ``{"state": ...}``; None for any other body."""
+    fields = messages.get("json")
+    if not isinstance(fields, Mapping) or type(body) is not dict:
+        return None
+    def missing(name: str) -> bool:
+        return name in fields and name not in body
+    if missing("move") and "type" in body:
+        return _LOOKS_LIKE_A_MOVE_WITHOUT_STATE if missing("state") else _LOOKS_LIKE_A_MOVE
+    if missing("state") and "game" in body and "players" in body:
+        return _LOOKS_LIKE_A_STATE
+    return None
+
+
+def _unfit(messages: Mapping, hint: Text | None) -> Text:
     """The detail of a 422 from webargs, naming the part of the request that does not fit."""
-    parts = [_PARTS.get(location, "The request") for location in messages]
-    subject = parts[0] if len(parts) == 1 else "The request"
+    if hint is not None:
+        return hint
     if list(messages) == ["json"] and request and not request.get_data(cache=True):
         # webargs reads an empty body as no fields at all (each required one is then missing)
-        return "The request body is empty: this operation needs a JSON object with the fields listed."
-    return f"{subject} does not fit the schema of this operation."
+        return _EMPTY_BODY
+    return _UNFIT.get(next(iter(messages)), _UNFIT_REQUEST) if len(messages) == 1 else _UNFIT_REQUEST
+
+
+def _not_here() -> Text:
+    return Text('No resource at {path}: check the path (the operations are listed at /docs, and in '
+                "/openapi.yaml).", path=echo(request.path))
+
+
+def _not_allowed(error: HTTPException) -> Text:
+    methods = getattr(error, "valid_methods", None)
+    if not methods:
+        return Text("{path} does not take the method {method}: the operations and their methods are listed at "
+                    "/docs.", path=echo(request.path), method=echo(request.method))
+    return Text("{path} does not take the method {method}: send one of those the Allow header lists ({allowed}).",
+                path=echo(request.path), method=echo(request.method), allowed=", ".join(sorted(methods)))
 
 
 def from_http_exception(error: HTTPException) -> Response:
@@ -147,14 +216,24 @@ def from_http_exception(error: HTTPException) -> Response:
             errors.extend(found)
             errors.total += found.total
         if status == 400:
-            return problem_response(400, "The request body could not be parsed as JSON.", errors, headers=headers)
-        return problem_response(422, _unfit(messages), errors, headers=headers)
+            return problem_response(400, Text("The request could not be read: correct what the errors point at "
+                                              "and send it again."), errors, headers=headers)
+        return problem_response(422, _unfit(messages, data.get("hint")), errors, headers=headers)
     if status == 413:
         return body_too_large(current_app.config.get("MAX_CONTENT_LENGTH"), headers)
     if status >= 500:
-        return problem_response(status, "The service failed to answer this request.", headers=headers)
-    detail = error.description if isinstance(error.description, str) else _KINDS.get(status, ("", "Error"))[1]
-    return problem_response(status, detail, headers=headers)
+        return problem_response(status, Text(
+            "The service failed to answer this request; the fault is the service's, not the request's. Try "
+            "again later; if it goes on, report it with this answer's X-Request-ID."), headers=headers)
+    if status == 404:
+        return problem_response(404, _not_here(), headers=headers)
+    if status == 405:
+        return problem_response(405, _not_allowed(error), headers=headers)
+    if status == 416:
+        return problem_response(416, Text("The range asked for is not within the file: ask for a range that is, "
+                                          "or for the whole file (no Range header)."), headers=headers)
+    detail = error.description if isinstance(error.description, str) else ""
+    return problem_response(status, detail or error.name, headers=headers)
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -165,16 +244,19 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(NumberTooLong)
     def too_long(error):
-        return problem_response(400, f"The request body holds an integer of more than {error.limit:,} digits, "
-                                     "more than the service reads.", [("", str(error))],
+        return problem_response(400, number_too_long(error), [("", Text("an integer of more than {limit} digits",
+                                                                        limit=error.limit))],
                                 title="The request body holds a number too long to read")
 
     @app.errorhandler(TooManyContainers)
     def too_many(error):
-        return problem_response(400, f"The request body holds {error}, more than the service reads.",
-                                [("", str(error))], title="The request body holds too many arrays and objects")
+        return problem_response(400, too_many_containers(error),
+                                [("", Text("more than {limit:,} arrays and objects", limit=error.limit))],
+                                title="The request body holds too many arrays and objects")
 
     @app.errorhandler(RecursionError)
     def too_deep(_error):
-        return problem_response(400, "The request body is nested too deeply to parse.",
-                                [("", "nested too deeply to parse")])  # (as for a body that is not JSON)
+        return problem_response(400, Text("The request body is nested too deeply to parse. Send a body nested less "
+                                          "deeply: no operation takes more than a few levels."),
+                                [("", Text("nested too deeply to parse"))])  # (as for a body that is not JSON)
+

@@ -24,6 +24,7 @@ from referee.api.http.problems import ProblemError
 from referee.api.ops import stopping
 from referee.engine.core import Game
 from referee.json_text import ascii_digits
+from referee.service.texts import Text, echo
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
 DEFAULT_HEARTBEAT_SECONDS = 15.0
@@ -47,8 +48,9 @@ class WaitingSlots:
         """Take a slot; 503 (Retry-After) when all are taken."""
         with self._lock:
             if self._count >= self.limit:
-                raise ProblemError(503, f"This server already has {self.limit} requests waiting for moves; "
-                                        "try again shortly.", title="Too many waiting requests",
+                raise ProblemError(503, Text("This server already has {limit} requests waiting for moves. Try "
+                                             "again after Retry-After seconds, or read without waiting (no Prefer: "
+                                             "wait).", limit=self.limit), title="Too many waiting requests",
                                    slug="too-many-waiting", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
             self._count += 1
 
@@ -123,9 +125,10 @@ def last_event_id(header: str | None) -> int | None:
     if not text:
         return None
     if not ascii_digits(text) or len(text) > 18:
-        raise ProblemError(422, "Last-Event-ID must be a version this stream sent (a non-negative integer of at "
-                                "most 18 digits).",
-                           [("/headers/Last-Event-ID", "a non-negative integer of at most 18 digits")])
+        raise ProblemError(422, Text('Last-Event-ID must be a version this stream sent (a non-negative integer of '
+                                     'at most 18 digits), not "{sent}". Send the id of the last event received, or '
+                                     'no Last-Event-ID to start after the current version.', sent=echo(text)),
+                           [("/headers/Last-Event-ID", Text("a non-negative integer of at most 18 digits"))])
     return int(text)
 
 

@@ -4,19 +4,16 @@ contract under its own names."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from importlib import import_module
 
-from flask import Response, g, request
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
+from flask import Response, g
 
 from referee.api.body.parsing import Blueprint, with_fast_body
 from referee.api.contract import examples
+from referee.api.http.languages import language_of_request
 from referee.api.ops.metrics import count_verdict
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
-from referee.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from referee.json_text import dumps_bytes
 from referee.schemas.bodies import GameDetail, GameList, game_schemas
 from referee.schemas.compiled import FastEnvelope
@@ -26,36 +23,10 @@ from referee.service.state_signing import NO_KEYS, StateKeys
 JSON = "application/json"
 
 
-def language_of_request() -> str:
-    """The language of messages: ``ja`` when Accept-Language prefers it, else ``en``.
-
-    The caller's languages are taken in order of preference, each by its primary subtag
-    (``ja-JP`` is Japanese, ``en-US`` English); the first we have wins, ``*`` means English.
-    (werkzeug's ``best_match`` matches ``en`` exactly before it tries primary subtags, so
-    ``ja-JP,en;q=0.9`` came out English and ``en-US,ja;q=0.5`` Japanese.)"""
-    header = request.environ.get("HTTP_ACCEPT_LANGUAGE")
-    return DEFAULT_LANGUAGE if header is None else _language_of(header)
-
-
 def request_language() -> str:
     """:func:`language_of_request`, which the answer then names (Content-Language, app.py)."""
     language = g.language = language_of_request()
     return language
-
-
-@lru_cache(maxsize=256)
-def _language_of(header: str) -> str:
-    """The language of an Accept-Language value (callers send few distinct values)."""
-    # werkzeug sorts "*" last whatever its quality: order by quality alone (stable).
-    for value, quality in sorted(parse_accept_header(header, LanguageAccept), key=lambda item: -item[1]):
-        if quality <= 0:
-            continue
-        primary = value.replace("_", "-").split("-", 1)[0].lower()
-        if primary in LANGUAGES:
-            return primary
-        if primary == "*":
-            return DEFAULT_LANGUAGE
-    return DEFAULT_LANGUAGE
 
 
 def json_response(value, status: int = 200) -> Response:

@@ -51,6 +51,7 @@ from referee.schemas.pointers import pointer_errors
 from referee.service.errors import InvalidRequest, Refused
 from referee.service.matches import LISTING_ONLY, IfMatch, Matches, Observer, etag, render
 from referee.service.seats import require_seat
+from referee.service.texts import Text, echo
 from referee.settings import configured
 from referee.store import StoreUnavailable, store_from_env
 from referee.store.snapshot_cache import RecentSnapshots, max_bytes_from_env
@@ -88,8 +89,17 @@ def _load(game_id: str, name: str, value, base: str) -> dict:
     try:
         return fast_load(_game_schema(game_id, name), value)
     except ValidationError as error:
-        raise InvalidRequest("The request body does not fit the schema of this operation.",
-                             pointer_errors(error.messages, base)) from None
+        raise InvalidRequest(_unfit(game_id, name), pointer_errors(error.messages, base)) from None
+
+
+def _unfit(game_id: str, name: str) -> Text:
+    """The detail of a move (``name`` MOVE) or options (OPTIONS) that do not fit the game's schema."""
+    if name == "MOVE":
+        return Text("The move does not fit the moves of {game}: correct the fields the errors point at, or send a "
+                    "move that GET /v1/matches/{match}/legal-moves?seat=N lists (each in the shape this operation "
+                    "takes).", game=game_id, match=echo(request.view_args.get("match_id", "")))
+    return Text("The options do not fit the options of {game}: correct the fields the errors point at (GET "
+                "/v1/games/{game} lists the options and their defaults).", game=game_id)
 
 
 def _private(response: Response, version: int) -> Response:
@@ -129,8 +139,11 @@ def create_match(body):
     game = GAMES[body["game"]]
     name_game(game.id)
     if body["players"] not in game.player_counts:
-        raise InvalidRequest("The game cannot be played with this number of players.",
-                             [("/players", f"must be one of {list(game.player_counts)}")])
+        counts = ", ".join(map(str, game.player_counts))
+        raise InvalidRequest(Text("{game} cannot be played with {players} players: choose one of {counts} (GET "
+                                  "/v1/games lists the player counts of each game).", game=game.id,
+                                  players=body["players"], counts=counts),
+                             [("/players", Text("must be one of [{counts}]", counts=counts))])
     options = _load(game.id, "OPTIONS", body.get("options") or {}, "/options")
     answer = _matches().create(game, body["players"], body.get("seed"), options)
     response = json_response(answer, 201)
@@ -313,8 +326,9 @@ def _idempotency_key() -> str | None:
     """The Idempotency-Key header; 422 unless it is 1 to 255 visible ASCII characters."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _KEY.match(key):
-        raise ProblemError(422, "The Idempotency-Key header must be 1 to 255 visible ASCII characters.",
-                           [("/headers/Idempotency-Key", "1 to 255 visible ASCII characters")])
+        raise ProblemError(422, Text("The Idempotency-Key header must be 1 to 255 visible ASCII characters: send "
+                                     "such a key (a UUID, say), or none."),
+                           [("/headers/Idempotency-Key", Text("1 to 255 visible ASCII characters"))])
     return key
 
 
@@ -386,8 +400,10 @@ def post_move(body, match_id):
 def _unavailable(error: StoreUnavailable) -> Response:
     current_app.logger.warning("match store unavailable: %s", error)
     count_store_error()
-    return problem_response(503, "The match store does not answer; try again shortly. Stateless operations "
-                                 "(/v1/games/...) keep working.", title="Match store unavailable",
+    return problem_response(503, Text("The match store does not answer: try again after Retry-After seconds. A "
+                                      "move sent now may have landed: send it again with the same Idempotency-Key, "
+                                      "or read the match. Stateless operations (/v1/games/...) keep working."),
+                            title="Match store unavailable",
                             slug="store-unavailable", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 

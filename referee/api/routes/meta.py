@@ -13,6 +13,7 @@ from referee.api.contract import examples
 from referee.api.http.problems import PROBLEM_TYPES, problem_response
 from referee.api.routes.games import json_response
 from referee.schemas.bodies import Health
+from referee.service.texts import Text, echo
 
 # Swagger UI 5 (reads OpenAPI 3.1), as flask-swagger-ui ships its distribution files.
 SWAGGER_UI_DIR = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
@@ -56,7 +57,8 @@ def contract_blueprint(yaml_text) -> FlaskBlueprint:
     def problem_type_page(slug):
         meaning = PROBLEM_TYPES.get(slug)
         if meaning is None:
-            return problem_response(404, f"No problem type {slug!r}.")
+            return problem_response(404, Text('No problem type "{slug}": ask for the type a problem answer names, '
+                                              'such as /problems/not-found.', slug=echo(slug)))
         return json_response({"type": f"/problems/{slug}", "description": meaning})
 
     @blp.get("/docs/")

@@ -112,7 +112,8 @@ def test_a_move_on_a_match_that_does_not_exist_is_404_even_without_if_match(tabl
     move, _etag = _first_legal(client, created)
     answer = client.post("/v1/matches/no-such-match/moves", json={"move": move}, headers=_auth(created, 0))
     assert answer.status_code == 404
-    assert answer.get_json()["detail"] == "No match no-such-match (it never existed or it expired)."
+    assert answer.get_json()["detail"] == ('No match "no-such-match": it never existed or it expired. Check the id, '
+                                           "or create a match (POST /v1/matches).")
     assert client.post(f"/v1/matches/{created['id']}/moves", json={"move": move},
                        headers=_auth(created, 0)).status_code == 428
 
