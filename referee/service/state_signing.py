@@ -24,6 +24,7 @@ from typing import Any, Mapping
 from referee import settings
 from referee.json_text import dumps_bytes
 from referee.service.errors import Refused
+from referee.service.texts import Text
 
 KEYS_VARIABLE = "REFEREE_STATE_KEYS"
 REQUIRED_VARIABLE = "REFEREE_REQUIRE_SIGNED_STATES"
@@ -92,14 +93,15 @@ def check(keys: StateKeys, game_id: str, body: Mapping[str, Any]) -> None:
     signature = body.get(FIELD)
     if signature is None:
         if keys.required:
-            raise UnsignedState("This referee judges only states it signed: send the state with the "
-                                "state_signature given beside it.",
-                                [(f"/{FIELD}", "required: the signature answered beside this state")])
+            raise UnsignedState(Text("This referee judges only states it signed: send the state with the "
+                                     "state_signature answered beside it."),
+                                [(f"/{FIELD}", Text("required: the signature answered beside this state"))])
         return
     if not keys.verifies(game_id, body["state"], signature):
-        raise UnsignedState("The state_signature does not match this state: the state was changed after it was "
-                            "signed, was signed for another game, or with a key this referee does not hold.",
-                            [(f"/{FIELD}", "does not match the state")])
+        raise UnsignedState(Text("The state_signature does not match this state: the state was changed after it was "
+                                 "signed, was signed for another game, or with a key this referee does not hold. "
+                                 "Send the state and the state_signature exactly as this referee answered them."),
+                            [(f"/{FIELD}", Text("does not match the state"))])
 
 
 def signed(keys: StateKeys, game_id: str, operation: str, answer: dict) -> dict:
