@@ -52,6 +52,16 @@ class SeatSecret(Schema):
                        "shown only in this answer (the referee keeps a hash)"})
 
 
+class MatchSeeding(Schema):
+    mode = fields.String(required=True, allow_none=True, validate=validate.OneOf(("referee", "creator")), metadata={
+        "description": "referee: the referee drew the seed and committed to it; creator: the creation request named "
+                       "it (nothing committed); null: a match that kept no seeding"})
+    commitment = fields.String(required=True, allow_none=True, metadata={
+        "description": "hex SHA-256(salt || 0x00 || UTF-8 seed) (docs/rng.md, Commitment), the same from version 0 "
+                       "on: the match's record reveals seed and salt once the game is over; null unless the "
+                       "referee drew the seed"})
+
+
 class Match(Schema):
     id = fields.String(required=True, metadata={"description": "random, URL-safe"})
     game = fields.String(required=True)
@@ -65,6 +75,7 @@ class Match(Schema):
     scores = fields.Dict(required=True, allow_none=True, metadata={
         "description": "the game's score sheet once the game is finished; null before (it may depend on hidden cards)"})
     outcome = fields.Nested(OutcomeOut, required=True)
+    seeding = fields.Nested(MatchSeeding, required=True)
     created_at = fields.String(required=True, metadata={"description": "RFC 3339 time, UTC"})
     updated_at = fields.String(required=True, metadata={"description": "RFC 3339 time of the last legal move, UTC"})
     expires_at = fields.String(required=True, metadata={

@@ -25,7 +25,7 @@ from referee.engine.core import Game, Verdict
 from referee.games import GAMES
 from referee.json_text import dumps
 from referee.limits import MAX_MATCH_MOVES
-from referee.service import stateless
+from referee.service import seeding, stateless
 from referee.service.errors import KeyReused, MatchFull, MatchNotFound, StaleVersion
 from referee.service.seats import require_seat, secret_hash
 from referee.store import Snapshot, Store
@@ -147,11 +147,15 @@ class Matches:
         """A new match at version 0: the spectator's view and ``seats``, one secret per seat
         (given only here). Raises UnplayableOptions."""
         self.observer.game(game.id)
+        seed, seeded = seeding.draw(seed)
         state = stateless.setup(game, {"players": players, "seed": seed, "options": options})["state"]
         match_id = secrets.token_urlsafe(16)
         seat_secrets = [secrets.token_urlsafe(24) for _ in range(players)]
         now = self.clock()
-        meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now}
+        # The seeding, the options as given and the first state are kept for the match's record
+        # (referee/service/records.py); meta never changes and is never shown as it is.
+        meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now,
+                "seeding": seeded, "options": options, "start": state}
         state_text = dumps(state)
         head = self.store.create(match_id, dumps(meta), state_text, now)
         # The creator's first move usually comes back to this worker (a kept-alive connection):
@@ -278,12 +282,14 @@ class Matches:
 def match_json(match_id: str, meta: dict, version: int, state: dict, updated: float, expires: float,
                seat: int | None) -> dict:
     """The match as ``seat`` (None: a spectator) sees it: ``{"id", "game", "players", "version",
-    "seat", "state", "scores", "outcome", "created_at", "updated_at", "expires_at"}``."""
+    "seat", "state", "scores", "outcome", "seeding", "created_at", "updated_at", "expires_at"}``
+    (``seeding``: ``{"mode", "commitment"}``, referee/service/seeding.py)."""
     game = GAMES[meta["game"]]
     sheet, outcome = game.score(state)
     return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
             "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
-            "outcome": outcome.to_json(), "created_at": timestamp(meta["created"]),
+            "outcome": outcome.to_json(), "seeding": seeding.public(meta.get("seeding")),
+            "created_at": timestamp(meta["created"]),
             "updated_at": timestamp(updated), "expires_at": timestamp(expires)}
 
 
