@@ -24,7 +24,8 @@ class RecordSeeding(Schema):
         "description": "32 hex digits (16 bytes); null until the record is complete, and for a seed the referee "
                        "did not draw"})
     seed = fields.String(required=True, allow_none=True, validate=validate.Length(max=200), metadata={
-        "description": "the generator's seed (docs/rng.md); null until the record is complete"})
+        "description": "the referee's seed, or the creator's (docs/rng.md); with joint seeding the deal comes from "
+                       "the seed derived from it and the contributions; null until the record is complete"})
 
 
 class RecordEntry(Schema):
@@ -40,9 +41,9 @@ class RecordEntry(Schema):
 
 
 class RecordFinal(Schema):
-    state = fields.Dict(required=True, metadata={
+    state = fields.Dict(required=True, allow_none=True, metadata={
         "description": "the state at the record's version: the reader's view (<Game>View) during the game, the "
-                       "full state (<Game>State) once complete"})
+                       "full state (<Game>State) once complete; null before a joint deal"})
     scores = fields.Dict(required=True, allow_none=True, metadata={"description": "the game's score sheet"})
     outcome = fields.Nested(OutcomeOut, required=True)
 
@@ -60,13 +61,14 @@ class Record(Schema):
                              metadata={"description": "the match's version: the number of moves"})
     complete = fields.Boolean(required=True, metadata={
         "description": "the game is over: the record shows everything to every reader and can be verified"})
-    options = fields.Dict(required=True, metadata={
+    options = fields.Dict(required=True, allow_none=True, metadata={
         "description": "complete: the options as the creation request gave them (<Game>Options); during the game: "
-                       "the options as the reader's view of the first state shows them"})
+                       "the options as the reader's view of the first state shows them (null before a joint deal)"})
     seeding = fields.Nested(RecordSeeding, required=True)
-    start = fields.Dict(required=True, metadata={
-        "description": "the first state (version 0): the reader's view during the game, the full state once "
-                       "complete"})
+    start = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the game's first state (version 0; with joint seeding, the state the last contribution "
+                       "dealt): the reader's view during the game, the full state once complete; null before a "
+                       "joint deal"})
     moves = fields.List(fields.Nested(RecordEntry), required=True,
                         metadata={"description": "every legal move, in order, with its events"})
     final = fields.Nested(RecordFinal, required=True)

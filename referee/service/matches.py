@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, NamedTuple
 
-from referee.engine import information
+from referee.engine import information, joint
 from referee.engine.core import Game, Verdict
-from referee.games import GAMES
 from referee.json_text import dumps
 from referee.limits import MAX_MATCH_MOVES
 from referee.service import seeding, stateless
@@ -139,23 +138,27 @@ class Matches:
         MAX_MATCH_MOVES moves."""
         if snap.version >= MAX_MATCH_MOVES:
             return []
-        return GAMES[meta["game"]].seat_moves(json.loads(snap.state), seat)
+        return seeding.game_of(meta).seat_moves(json.loads(snap.state), seat)
 
     # -- creating -----------------------------------------------------------------------------
 
-    def create(self, game: Game, players: int, seed: str | None, options: dict) -> dict:
+    def create(self, game: Game, players: int, seed: str | None, options: dict, joint_seeding: bool = False) -> dict:
         """A new match at version 0: the spectator's view and ``seats``, one secret per seat
-        (given only here). Raises UnplayableOptions."""
+        (given only here). With ``joint_seeding`` the cards are dealt once every seat has sent
+        a contribution (referee/engine/joint.py). Raises UnplayableOptions."""
         self.observer.game(game.id)
-        seed, seeded = seeding.draw(seed)
+        seed, seeded = seeding.draw(seed, joint_seeding)
         state = stateless.setup(game, {"players": players, "seed": seed, "options": options})["state"]
+        kept = {"start": state}
+        if joint_seeding:   # (the deal above checked the options; the first state comes with the last contribution)
+            state, kept = joint.pending_state(game.id, players), {}
         match_id = secrets.token_urlsafe(16)
         seat_secrets = [secrets.token_urlsafe(24) for _ in range(players)]
         now = self.clock()
         # The seeding, the options as given and the first state are kept for the match's record
         # (referee/service/records.py); meta never changes and is never shown as it is.
         meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now,
-                "seeding": seeded, "options": options, "start": state}
+                "seeding": seeded, "options": options, **kept}
         state_text = dumps(state)
         head = self.store.create(match_id, dumps(meta), state_text, now)
         # The creator's first move usually comes back to this worker (a kept-alive connection):
@@ -216,7 +219,7 @@ class Matches:
             if stored is not None:
                 return _replayed(stored, fingerprint)
             raise _stale(version, condition.weak)
-        game = GAMES[meta["game"]]
+        game = seeding.game_of(meta)
         state = held.state
         if state is None:
             state = json.loads(held.state_text)
@@ -252,7 +255,8 @@ class Matches:
         self.observer.verdict(game.id, True)
         version, new_version, now = held.version, held.version + 1, self.clock()
         entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
-                       **information.disclose(game.disclosure, state, move, verdict.events)}
+                       **information.disclose(game.disclosure, state, move, verdict.events),
+                       **seeding.dealt(state, verdict.state)}
         answer = stateless.verdict_json(verdict, language, game)
         answer["scores"] = game.visible_scores(verdict.state, seat, verdict.scores)
         answer["id"] = match_id
@@ -284,7 +288,7 @@ def match_json(match_id: str, meta: dict, version: int, state: dict, updated: fl
     """The match as ``seat`` (None: a spectator) sees it: ``{"id", "game", "players", "version",
     "seat", "state", "scores", "outcome", "seeding", "created_at", "updated_at", "expires_at"}``
     (``seeding``: ``{"mode", "commitment"}``, referee/service/seeding.py)."""
-    game = GAMES[meta["game"]]
+    game = seeding.game_of(meta)
     sheet, outcome = game.score(state)
     return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
             "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 
 from referee.engine import information
-from referee.games import GAMES
 from referee.service import seeding
 from referee.service.errors import MatchNotFound, NoRecord
 from referee.service.matches import render, timestamp
@@ -29,7 +28,7 @@ def record(store: Store, match_id: str, snap: Snapshot, meta: dict, seat: int | 
     "options", "seeding", "start", "moves", "final"}`` (docs/records.md). Raises MatchNotFound
     when the match expired since ``snap`` was read, NoRecord for a match that kept no first
     state."""
-    if "start" not in meta:
+    if "start" not in meta and (meta.get("seeding") or {}).get("mode") != "joint":
         raise NoRecord("This match kept no record: it was created by an earlier version of the service.")
     entries = store.log(match_id)
     if entries is None:
@@ -42,20 +41,23 @@ def record(store: Store, match_id: str, snap: Snapshot, meta: dict, seat: int | 
 def build(match_id: str, meta: dict, state: dict, version: int, logged: list[dict], seat: int | None) -> dict:
     """The record of a match at ``version`` (``state``, its stored ``logged`` entries in order)
     as ``seat`` may read it; see :func:`record`."""
-    game = GAMES[meta["game"]]
+    game = seeding.game_of(meta)
     sheet, outcome = game.score(state)
-    start = meta["start"]
+    # The first state: kept at creation, or with the contribution that dealt it (joint seeding).
+    start = meta.get("start") or next((entry["start"] for entry in logged if "start" in entry), None)
     kept = meta.get("seeding") or {}
     shown = seeding.public(kept)
     if outcome.finished:
-        shown.update(salt=kept.get("salt"), seed=start.get("rng", {}).get("seed"))
+        shown.update(salt=kept.get("salt"), seed=seeding.revealed_seed(kept, start))
         options, first, last = meta["options"], start, state
         moves = [{"version": entry["version"], "player": entry["player"], "at": timestamp(entry["at"]),
                   "move": entry["move"], "events": entry["events"], "redacted": False} for entry in logged]
     else:
         shown.update(salt=None, seed=None)
-        first, last = game.view(start, seat), game.view(state, seat)
-        options = first["options"]
+        first = None if start is None else game.view(start, seat)
+        last = game.view(state, seat)
+        # The options as a view of the first state shows them (nothing before the deal).
+        options = None if first is None else first["options"]
         revealed = information.revealed_keys(logged)
         moves = [render(entry, seat, revealed) for entry in logged]
     return {"format": FORMAT, "id": match_id, "game": game.id, "rules_version": game.rules_version,

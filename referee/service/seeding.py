@@ -5,9 +5,12 @@
   version 0, and the match's record reveals seed and salt once the game is over.
 - ``creator``: the creation request named the seed; nothing is committed (the creator chose
   the deal, and says so by naming it).
+- ``joint``: as ``referee``, and the game is set up only once every seat has sent a
+  contribution, from a seed derived from the referee's and theirs (referee/engine/joint.py).
 
-What a match keeps in its meta (never shown as it is): ``{"mode", "salt", "commitment"}``;
-the seed itself lives in the state's generator (``state["rng"]["seed"]``).
+What a match keeps in its meta (never shown as it is): ``{"mode", "salt", "commitment"}``,
+and with ``joint`` the referee's ``seed``; otherwise the seed lives in the state's generator
+(``state["rng"]["seed"]``).
 """
 
 from __future__ import annotations
@@ -15,8 +18,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from referee.engine.joint import Seeded, is_pending
+from referee.games import GAMES
+
 SALT_BYTES = 16
-MODES = ("referee", "creator")
+MODES = ("referee", "creator", "joint")
+_PLAIN = {game_id: Seeded(game) for game_id, game in GAMES.items()}
 
 
 def commitment(seed: str, salt_hex: str) -> str:
@@ -25,13 +32,40 @@ def commitment(seed: str, salt_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(salt_hex) + b"\x00" + seed.encode("utf-8")).hexdigest()
 
 
-def draw(seed: str | None) -> tuple[str, dict]:
+def draw(seed: str | None, joint: bool = False) -> tuple[str, dict]:
     """``(seed, kept)``: the seed to deal with and what the match keeps of its seeding. With no
-    ``seed`` the referee draws one (32 hex digits, 128 bits) and a salt, and commits to both."""
+    ``seed`` the referee draws one (32 hex digits, 128 bits) and a salt, and commits to both;
+    ``joint`` (never with a ``seed``) keeps the seed in ``kept`` for the deal to come."""
     if seed is not None:
         return seed, {"mode": "creator", "salt": None, "commitment": None}
     seed, salt = secrets.token_hex(16), secrets.token_hex(SALT_BYTES)
-    return seed, {"mode": "referee", "salt": salt, "commitment": commitment(seed, salt)}
+    kept = {"mode": "joint" if joint else "referee", "salt": salt, "commitment": commitment(seed, salt)}
+    if joint:
+        kept["seed"] = seed
+    return seed, kept
+
+
+def game_of(meta: dict) -> Seeded:
+    """The game a match plays (referee/engine/joint.py): its pending state and contributions
+    with joint seeding, else the game alone (contributions are then illegal)."""
+    kept = meta.get("seeding") or {}
+    if kept.get("mode") != "joint":
+        return _PLAIN[meta["game"]]
+    return Seeded(GAMES[meta["game"]], True, kept["seed"], meta["options"])
+
+
+def dealt(before: dict, after: dict) -> dict:
+    """What the log entry of a move keeps beyond the log: ``{"start": after}`` for the
+    contribution that dealt the cards (a jointly seeded match's first state), else nothing."""
+    return {"start": after} if is_pending(before) and not is_pending(after) else {}
+
+
+def revealed_seed(kept: dict, start: dict | None) -> str | None:
+    """The seed a complete record reveals: the referee's with joint seeding (the deal comes
+    from the seed derived from it), else the first state's generator seed."""
+    if kept.get("mode") == "joint":
+        return kept.get("seed")
+    return (start or {}).get("rng", {}).get("seed")
 
 
 def public(kept: dict | None) -> dict:

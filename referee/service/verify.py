@@ -19,9 +19,11 @@ from typing import Any, Callable, NamedTuple
 from marshmallow import ValidationError
 
 from referee.engine.core import InvalidOptions
+from referee.engine.joint import CONTRIBUTE, Seeded, is_pending, pending_state
 from referee.games import GAMES, PACKAGES
 from referee.json_text import dumps
 from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_WORK
+from referee.schemas.matches import Contribution
 from referee.schemas.pointers import escape_token, pointer_errors
 from referee.service import seeding
 from referee.service.errors import TooMuchWork
@@ -92,26 +94,24 @@ def _verify(record: dict, after_step: Callable[[int], None] | None) -> None:
     if record["players"] not in game.player_counts:
         raise Discrepancy("/players", f"{game.title} is played by {list(game.player_counts)} players")
     seed = _check_seeding(record["seeding"])
+    if record["options"] is None:
+        raise Discrepancy("/options", "a complete record gives the options")
     options = _load(game.id, "OPTIONS", record["options"], "/options")
-    state = _check_start(game, record, seed, options)
+    if record["start"] is None:
+        raise Discrepancy("/start", "a complete record gives the first state")
+    if record["seeding"]["mode"] == "joint":
+        game = Seeded(game, True, seed, options)
+        state = pending_state(game.id, record["players"])
+    else:
+        game = Seeded(game)
+        state = _check_start(game.game, record, seed, options)
     moves = record["moves"]
     for index, entry in enumerate(moves):
-        base = f"/moves/{index}"
-        if entry["version"] != index + 1:
-            raise Discrepancy(f"{base}/version", f"move {index} makes version {index + 1}")
-        if entry["redacted"]:
-            raise Discrepancy(f"{base}/redacted", "a complete record hides nothing")
-        move = _load(game.id, "MOVE", entry["move"], f"{base}/move")
-        if entry["player"] != move.get("player"):
-            raise Discrepancy(f"{base}/player", "the seat that moved is the move's player")
-        verdict = game.adjudicate(state, move, checked=True)
-        if not verdict.legal:
-            codes = ", ".join(violation.code for violation in verdict.violations)
-            raise Discrepancy(f"{base}/move", f"this move is illegal in the state before it ({codes})")
-        _compare(verdict.events, entry["events"], f"{base}/events")
-        state = verdict.state
+        state = _replay(game, state, entry, f"/moves/{index}", index, record["start"])
         if after_step is not None:
             after_step(index)
+    if is_pending(state):
+        raise Discrepancy("/moves", "the contributions of joint seeding never dealt the cards")
     if record["version"] != len(moves):
         raise Discrepancy("/version", f"the record holds {len(moves)} moves")
     final = record["final"]
@@ -123,12 +123,33 @@ def _verify(record: dict, after_step: Callable[[int], None] | None) -> None:
         raise Discrepancy("/complete", "the game the moves play is not over")
 
 
+def _replay(game: Seeded, state: dict, entry: dict, base: str, index: int, start: dict) -> dict:
+    """The state after the record's move ``index`` (``entry``, at ``base``), once it is found
+    legal and giving the logged events; the contribution that deals must deal ``start``."""
+    if entry["version"] != index + 1:
+        raise Discrepancy(f"{base}/version", f"move {index} makes version {index + 1}")
+    if entry["redacted"]:
+        raise Discrepancy(f"{base}/redacted", "a complete record hides nothing")
+    kind = "CONTRIBUTION" if isinstance(entry["move"], dict) and entry["move"].get("type") == CONTRIBUTE else "MOVE"
+    move = _load(game.id, kind, entry["move"], f"{base}/move")
+    if entry["player"] != move.get("player"):
+        raise Discrepancy(f"{base}/player", "the seat that moved is the move's player")
+    verdict = game.adjudicate(state, move, checked=True)
+    if not verdict.legal:
+        codes = ", ".join(violation.code for violation in verdict.violations)
+        raise Discrepancy(f"{base}/move", f"this move is illegal in the state before it ({codes})")
+    _compare(verdict.events, entry["events"], f"{base}/events")
+    if is_pending(state) and not is_pending(verdict.state):
+        _compare(verdict.state, start, "/start")
+    return verdict.state
+
+
 def _check_seeding(shown: dict) -> str:
     """The revealed seed, once checked against the commitment of a referee-drawn seed."""
     seed = shown["seed"]
     if seed is None:
         raise Discrepancy("/seeding/seed", "a complete record reveals the seed")
-    if shown["mode"] == "referee":
+    if shown["mode"] in ("referee", "joint"):
         salt, committed = shown["salt"], shown["commitment"]
         if salt is None or len(salt) != 2 * seeding.SALT_BYTES or not _is_hex(salt):
             raise Discrepancy("/seeding/salt", f"the salt is {2 * seeding.SALT_BYTES} hex digits")
@@ -165,6 +186,8 @@ def _is_hex(text: str) -> bool:
 
 @lru_cache(maxsize=None)
 def _schema(game_id: str, name: str):
+    if name == "CONTRIBUTION":
+        return Contribution()
     return getattr(import_module(f"referee.games.{PACKAGES[game_id]}.schema"), name)()
 
 
