@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.bodies import Event, OutcomeOut
+from referee.games.common_schema import FullMatch, StrictBoolean
+from referee.schemas.bodies import Event
 from referee.schemas.matches import MAX_PLAYERS
 from referee.service.records import FORMAT
 from referee.service.seeding import MODES
 
-_HEX64 = validate.Regexp(r"^[0-9a-f]{64}$", error="64 lowercase hex digits")
+_HEX64 = FullMatch(r"^[0-9a-f]{64}$", error="64 lowercase hex digits")
 
 
 class RecordSeeding(Schema):
@@ -37,7 +38,14 @@ class RecordEntry(Schema):
         "description": "the move (<Game>Move); values hidden from this reader are null until complete"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened (docs/events.md); values hidden from this reader are null until complete"})
-    redacted = fields.Boolean(required=True, metadata={"description": "whether values were hidden from this reader"})
+    redacted = StrictBoolean(required=True, metadata={"description": "whether values were hidden from this reader"})
+
+
+class RecordOutcome(Schema):
+    finished = StrictBoolean(required=True)
+    winners = fields.List(fields.Integer(strict=True), required=True, metadata={"description": "winning seats"})
+    tiebreak = fields.String(required=True, allow_none=True,
+                             metadata={"description": "the tiebreak that decided, if any"})
 
 
 class RecordFinal(Schema):
@@ -45,7 +53,7 @@ class RecordFinal(Schema):
         "description": "the state at the record's version: the reader's view (<Game>View) during the game, the "
                        "full state (<Game>State) once complete; null before a joint deal"})
     scores = fields.Dict(required=True, allow_none=True, metadata={"description": "the game's score sheet"})
-    outcome = fields.Nested(OutcomeOut, required=True)
+    outcome = fields.Nested(RecordOutcome, required=True)
 
 
 class Record(Schema):
@@ -59,7 +67,7 @@ class Record(Schema):
         "description": "the reader it was read for (null: a spectator; not verified)"})
     version = fields.Integer(strict=True, required=True, validate=validate.Range(0),
                              metadata={"description": "the match's version: the number of moves"})
-    complete = fields.Boolean(required=True, metadata={
+    complete = StrictBoolean(required=True, metadata={
         "description": "the game is over: the record shows everything to every reader and can be verified"})
     options = fields.Dict(required=True, allow_none=True, metadata={
         "description": "complete: the options as the creation request gave them (<Game>Options); during the game: "

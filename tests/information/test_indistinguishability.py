@@ -1,14 +1,16 @@
 """The information-state test: no reader learns what the game hides from it.
 
 Random matches of each game (random seeds, player counts, options and boosters, seeded and
-table chance) are played over HTTP. At random positions, for one reader (each seat, with its
+table chance; every third match jointly seeded, its seats contributing before the deal) are
+played over HTTP. At random positions, for one reader (each seat, with its
 secret, and the spectator), everything hidden from that reader is resampled consistently with
 what it has seen (tests/information/resampling.py) and stored as a second match. Everything
 the reader can obtain must be byte for byte the same in both: the match and its view (scores
-included), the log, the event stream, the seat's legal moves, and the verdicts of probe moves (illegal ones:
-wrong cards, wrong choices, moves naming chance outcomes; and the legal move the seat then
-plays). A legal move shows new information (the card turned from the pile): its whole verdict
-is compared on a resample that keeps what that move reveals, its legality on every resample.
+included), the log, the match's record, the event stream, the seat's legal moves, and the
+verdicts of probe moves (illegal ones: wrong cards, wrong choices, moves naming chance
+outcomes; and the legal move the seat then plays). A legal move shows new information (the
+card turned from the pile): its whole verdict is compared on a resample that keeps what that
+move reveals, its legality on every resample.
 
 With table chance a move names what the table saw (a card drawn): its legality depends on the
 cards the table has seen, so moves naming table outcomes are probed only as the legal move;
@@ -26,15 +28,30 @@ import pytest
 
 from referee.app import create_app
 from referee.engine import information
+from referee.engine.core import Game
+from referee.engine.joint import is_pending
 from referee.games import GAMES
 from referee.games.catatac.cards import ALPHA_IDS
+from referee.service import seeding
 from referee.store.memory import MemoryStore
-from tests.information.resampling import _substitute, dumps, resample, strings
+from tests.information.resampling import _substitute, dumps, resample, resample_start, strings
 from tests.support.pointers import resolve
 
 POSITIONS = int(os.environ.get("REFEREE_INFORMATION_POSITIONS", "200"))
 SLOW_POSITIONS = 1000
 META_FIELDS = ("id", "created_at", "updated_at", "expires_at")
+
+
+def _creation(game_id: str, rnd: random.Random, number: int, seed: str) -> dict:
+    """The creation body of the ``number``-th match: every third one jointly seeded (its seats
+    contribute before the deal), the others with ``seed``."""
+    players, options = _options(game_id, rnd, number)
+    body = {"game": game_id, "players": players, "options": options}
+    if number % 3 == 2:
+        body["seeding"] = "joint"
+    else:
+        body["seed"] = seed
+    return body
 
 
 def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
@@ -72,12 +89,20 @@ class Harness:
     def log(self, match_id: str) -> list[dict]:
         return [json.loads(text) for text in self.store.log(match_id)]
 
-    def copy(self, match_id: str, state: dict, log: list[dict]) -> str:
-        """A second stored match with the original's meta (so the same secrets), ``state`` and ``log``."""
+    def meta(self, match_id: str) -> dict:
+        return json.loads(self.store.get(match_id).meta)
+
+    def game(self, match_id: str) -> Game:
+        """The game as the match plays it (joint seeding's contributions and pending state too)."""
+        return seeding.game_of(self.meta(match_id))
+
+    def copy(self, match_id: str, state: dict, log: list[dict], meta: dict | None = None) -> str:
+        """A second stored match with ``meta`` (default: the original's; the same secrets), ``state``
+        and ``log``."""
         snap = self.store.get(match_id)
         self.copies += 1
         new_id = f"copy{self.copies}"
-        self.store.create(new_id, snap.meta, dumps(state), snap.updated)
+        self.store.create(new_id, snap.meta if meta is None else dumps(meta), dumps(state), snap.updated)
         text = dumps(state)
         for version, entry in enumerate(log):
             assert self.store.commit(new_id, version, text, dumps(entry), entry["at"]).kind == "ok"
@@ -99,7 +124,8 @@ class Harness:
         query = "" if reader is None else f"?seat={reader}"
         auth = self._auth(secret)
         out = [self._answer(self.client.get(f"/v1/matches/{match_id}{query}", headers=auth)),
-               self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth))]
+               self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth)),
+               self._answer(self.client.get(f"/v1/matches/{match_id}/record{query}", headers=auth))]
         if reader is not None:
             out.append(self._answer(self.client.get(f"/v1/matches/{match_id}/legal-moves{query}", headers=auth)))
         out.append(self._stream(match_id, query, auth))
@@ -191,6 +217,22 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
     return probes
 
 
+def _pending_probes(game_id: str, state: dict, seat: int, rnd: random.Random) -> list[dict]:
+    """Before a joint deal: the seat's contribution (again, once sent) and a move of the game
+    (illegal until the cards are dealt)."""
+    game_move = {"scratch-and-catch": {"type": "play", "player": seat, "source": "pile"},
+                 "catatac": {"type": "decline", "player": seat},
+                 "call-of-katulhu": {"type": "discard", "player": seat, "cat": "C1"}}[game_id]
+    return [{"type": "contribute", "player": seat, "contribution": f"{rnd.getrandbits(64):x}"}, game_move]
+
+
+def _resampled_meta(meta: dict, mapping: dict, rnd: random.Random, keep_rng: bool = False) -> dict:
+    """The match's meta with its kept first state resampled like the state (the record shows it)."""
+    if "start" in meta:
+        meta = dict(meta, start=resample_start(meta["start"], mapping, rnd, keep_rng))
+    return meta
+
+
 def _unseen(state: dict) -> bool:
     """Unseen hands: a move names only face-up cards (a play's kind, a coin face), whose
     legality depends on what every reader sees, so every probe is compared."""
@@ -225,29 +267,31 @@ def _seen_in_log(log: list[dict]) -> set:
 def _play_matches(game_id: str, positions: int, seed: int) -> int:
     """Play random matches and check ``positions`` positions; returns the number checked."""
     rnd = random.Random(seed)
-    game = GAMES[game_id]
     harness = Harness()
     checked = matches = 0
     while checked < positions:
-        players, options = _options(game_id, rnd, matches)
+        body = _creation(game_id, rnd, matches, f"info-{seed}-{checked}")
+        players = body["players"]
         matches += 1
-        created = harness.client.post("/v1/matches", json={"game": game_id, "players": players,
-                                                          "seed": f"info-{seed}-{checked}", "options": options})
+        created = harness.client.post("/v1/matches", json=body)
         assert created.status_code == 201, created.get_json()
         match = created.get_json()
         match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+        game = harness.game(match_id)
         readers: list[int | None] = list(range(players)) + [None]
         seen: dict = {reader: set() for reader in readers}
         for step in range(rnd.randrange(20, 90)):
             state = harness.full_state(match_id)
             for reader in readers:
                 strings(game.view(state, reader), seen[reader])
-            if state["finished"]:
+            if game.score(state)[1].finished:
                 break
             acting = sorted({m["player"] for m in game.legal_moves(state)})
             reader = rnd.choice(readers) if rnd.random() < 0.35 else "none"
             mover = reader if reader in acting else rnd.choice(acting)
             chosen = rnd.choice([m for m in game.legal_moves(state) if m["player"] == mover])
+            if chosen["type"] == "contribute":   # a value of the seat's own
+                chosen = dict(chosen, contribution=f"{rnd.getrandbits(128):032x}")
             answer = None
             if reader != "none":
                 answer = _check_position(harness, game_id, match_id, state, reader, secrets, seen[reader],
@@ -262,20 +306,22 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
                     legal_probe: dict | None, rnd: random.Random):
     """Compare what ``reader`` obtains from the match and from resamples of it; when
     ``legal_probe`` is given (the reader's next move), post it to the match and return the answer."""
-    game = GAMES[game_id]
+    game = harness.game(match_id)
     log = harness.log(match_id)
     version = len(log)
     secret = None if reader is None else secrets[reader]
     known = seen | _seen_in_log(log)
     fake_state, fake_log, mapping = resample(state, log, reader, known, rnd)
-    copy = harness.copy(match_id, fake_state, fake_log)
-    context = f"{game_id} reader {reader} at version {version}, options {state['options']}"
+    copy = harness.copy(match_id, fake_state, fake_log, _resampled_meta(harness.meta(match_id), mapping, rnd))
+    context = f"{game_id} reader {reader} at version {version}, options {state.get('options')}"
     assert harness.reads(match_id, reader, secret) == harness.reads(copy, reader, secret), context
     if reader is None:
         return None
-    table = state["options"]["chance"] == "table"
+    pending = is_pending(state)
+    table = not pending and state["options"]["chance"] == "table"
     own = game.seat_moves(state, reader)
-    for probe in _probes(game_id, state, reader, own, rnd):
+    probes = _pending_probes(game_id, state, reader, rnd) if pending else _probes(game_id, state, reader, own, rnd)
+    for probe in probes:
         if table and not _unseen(state) and _names_table_outcome(probe):
             continue
         if probe is not legal_probe and game.adjudicate(state, probe, checked=True).legal:
@@ -295,7 +341,8 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
     shown = strings(game.view(after.state, reader)) | strings(after.events)
     fixed_state, fixed_log, mapping = resample(state, log, reader, known | shown, rnd, keep_rng=True,
                                                keep_choices=True)
-    fixed = harness.copy(match_id, fixed_state, fixed_log)
+    fixed = harness.copy(match_id, fixed_state, fixed_log,
+                         _resampled_meta(harness.meta(match_id), mapping, rnd, keep_rng=True))
     stand_in = _substitute(legal_probe, mapping) if table else legal_probe
     answer = harness.post(match_id, legal_probe, secret, version)
     assert harness._answer(answer) == harness._answer(harness.post(fixed, stand_in, secret, version)), \

@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Response, current_app, request
 
 from referee.api.body.parsing import Blueprint
+from referee.api.contract import examples
 from referee.api.contract import match_docs as docs
 from referee.api.http import conditions
 from referee.api.routes.games import json_response
@@ -26,7 +27,7 @@ blp = Blueprint("records", __name__, url_prefix="/v1",
 
 @blp.route("/matches/<string:match_id>/record", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
-@blp.response(200, Record, headers=docs.ETAG_HEADER)
+@blp.response(200, Record, headers=docs.ETAG_HEADER, examples=examples.record_operation("getMatchRecord")[1])
 @blp.doc(operationId="getMatchRecord", parameters=docs.READ_PARAMS, security=[{}, {docs.SECURITY_SCHEME: []}],
          responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN,
                     "404": docs.problem(404, "No such match (or it expired), or a match that kept no record"),
@@ -46,9 +47,10 @@ def get_record(query, match_id):
 
 
 @blp.route("/records/verify", methods=["POST"])
-@blp.arguments(Record())
-@blp.response(200, RecordVerdict, description="The verdict: a record that departs from the rules is a normal "
-                                              "answer (valid false, with a pointer to the first discrepancy)")
+@blp.arguments(Record(), examples=examples.record_operation("verifyRecord")[0])
+@blp.response(200, RecordVerdict, examples=examples.record_operation("verifyRecord")[1],
+              description="The verdict: a record that departs from the rules is a normal answer (valid false, "
+                          "with a pointer to the first discrepancy)")
 @blp.doc(operationId="verifyRecord", responses={
     "413": docs.problem(413, "More moves than a request may replay (MAX_REPLAY_MOVES, MAX_REPLAY_WORK): verify "
                              "with the command line"),
