@@ -99,6 +99,9 @@ def _verify(record: dict, after_step: Callable[[int], None] | None) -> None:
     options = _load(game.id, "OPTIONS", record["options"], "/options")
     if record["start"] is None:
         raise Discrepancy("/start", "a complete record gives the first state")
+    seats = record["start"].get("players")
+    if isinstance(seats, list) and len(seats) != record["players"]:
+        raise Discrepancy("/players", f"the first state has {len(seats)} players")
     if record["seeding"]["mode"] == "joint":
         game = Seeded(game, True, seed, options)
         state = pending_state(game.id, record["players"])
@@ -140,7 +143,7 @@ def _replay(game: Seeded, state: dict, entry: dict, base: str, index: int, start
         raise Discrepancy(f"{base}/move", f"this move is illegal in the state before it ({codes})")
     _compare(verdict.events, entry["events"], f"{base}/events")
     if is_pending(state) and not is_pending(verdict.state):
-        _compare(verdict.state, start, "/start")
+        _compare_first_state(verdict.state, start)
     return verdict.state
 
 
@@ -176,8 +179,15 @@ def _check_start(game, record: dict, seed: str, options: dict) -> dict:
         own = start.get("rng", {}).get("seed") if isinstance(start.get("rng"), dict) else None
         if isinstance(own, str) and own != seed and game.setup(record["players"], own, options) == start:
             raise Discrepancy("/seeding/seed", "the first state was dealt from another seed")
-        _compare(dealt, start, "/start")
+        _compare_first_state(dealt, start)
     return start
+
+
+def _compare_first_state(dealt: dict, start: dict) -> None:
+    """The first state the seed and options deal, against the record's: the options first
+    (other options deal other cards, and the discrepancy is theirs), then the rest."""
+    _compare(dealt.get("options"), start.get("options"), "/start/options")
+    _compare(dealt, start, "/start")
 
 
 def _is_hex(text: str) -> bool:
