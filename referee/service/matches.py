@@ -149,16 +149,15 @@ class Matches:
         self.observer.game(game.id)
         seed, seeded = seeding.draw(seed, joint_seeding)
         state = stateless.setup(game, {"players": players, "seed": seed, "options": options})["state"]
-        kept = {"start": state}
-        if joint_seeding:   # (the deal above checked the options; the first state comes with the last contribution)
-            state, kept = joint.pending_state(game.id, players), {}
+        if joint_seeding:   # (the deal above checked the options; the cards are dealt by the last contribution)
+            state = joint.pending_state(game.id, players)
         match_id = secrets.token_urlsafe(16)
         seat_secrets = [secrets.token_urlsafe(24) for _ in range(players)]
         now = self.clock()
-        # The seeding, the options as given and the first state are kept for the match's record
-        # (referee/service/records.py); meta never changes and is never shown as it is.
+        # The seeding (the seed included) and the options as given deal the first state again for
+        # the match's record (referee/service/records.py); meta never changes and is never shown.
         meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now,
-                "seeding": seeded, "options": options, **kept}
+                "seeding": seeded, "options": options}
         state_text = dumps(state)
         head = self.store.create(match_id, dumps(meta), state_text, now)
         # The creator's first move usually comes back to this worker (a kept-alive connection):

@@ -26,9 +26,8 @@ def record(store: Store, match_id: str, snap: Snapshot, meta: dict, seat: int | 
     """The record of the match read as ``snap`` for ``seat`` (None: a spectator):
     ``{"format", "id", "game", "rules_version", "players", "seat", "version", "complete",
     "options", "seeding", "start", "moves", "final"}`` (docs/records.md). Raises MatchNotFound
-    when the match expired since ``snap`` was read, NoRecord for a match that kept no first
-    state."""
-    if "start" not in meta and (meta.get("seeding") or {}).get("mode") != "joint":
+    when the match expired since ``snap`` was read, NoRecord for a match that kept no seed."""
+    if "seed" not in (meta.get("seeding") or {}):
         raise NoRecord("This match kept no record: it was created by an earlier version of the service.")
     entries = store.log(match_id)
     if entries is None:
@@ -43,12 +42,11 @@ def build(match_id: str, meta: dict, state: dict, version: int, logged: list[dic
     as ``seat`` may read it; see :func:`record`."""
     game = seeding.game_of(meta)
     sheet, outcome = game.score(state)
-    # The first state: kept at creation, or with the contribution that dealt it (joint seeding).
-    start = meta.get("start") or next((entry["start"] for entry in logged if "start" in entry), None)
+    start = seeding.first_state(meta, logged)
     kept = meta.get("seeding") or {}
     shown = seeding.public(kept)
     if outcome.finished:
-        shown.update(salt=kept.get("salt"), seed=seeding.revealed_seed(kept, start))
+        shown.update(salt=kept.get("salt"), seed=kept.get("seed"))
         options, first, last = meta["options"], start, state
         moves = [{"version": entry["version"], "player": entry["player"], "at": timestamp(entry["at"]),
                   "move": entry["move"], "events": entry["events"], "redacted": False} for entry in logged]

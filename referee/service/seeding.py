@@ -8,9 +8,8 @@
 - ``joint``: as ``referee``, and the game is set up only once every seat has sent a
   contribution, from a seed derived from the referee's and theirs (referee/engine/joint.py).
 
-What a match keeps in its meta (never shown as it is): ``{"mode", "salt", "commitment"}``,
-and with ``joint`` the referee's ``seed``; otherwise the seed lives in the state's generator
-(``state["rng"]["seed"]``).
+What a match keeps in its meta (never shown as it is): ``{"mode", "salt", "commitment",
+"seed"}``; with ``joint`` the seed is the referee's, from which the deal's seed is derived.
 """
 
 from __future__ import annotations
@@ -35,14 +34,12 @@ def commitment(seed: str, salt_hex: str) -> str:
 def draw(seed: str | None, joint: bool = False) -> tuple[str, dict]:
     """``(seed, kept)``: the seed to deal with and what the match keeps of its seeding. With no
     ``seed`` the referee draws one (32 hex digits, 128 bits) and a salt, and commits to both;
-    ``joint`` (never with a ``seed``) keeps the seed in ``kept`` for the deal to come."""
+    ``joint`` is never given with a ``seed``."""
     if seed is not None:
-        return seed, {"mode": "creator", "salt": None, "commitment": None}
+        return seed, {"mode": "creator", "salt": None, "commitment": None, "seed": seed}
     seed, salt = secrets.token_hex(16), secrets.token_hex(SALT_BYTES)
-    kept = {"mode": "joint" if joint else "referee", "salt": salt, "commitment": commitment(seed, salt)}
-    if joint:
-        kept["seed"] = seed
-    return seed, kept
+    return seed, {"mode": "joint" if joint else "referee", "salt": salt, "commitment": commitment(seed, salt),
+                  "seed": seed}
 
 
 def game_of(meta: dict) -> Seeded:
@@ -60,12 +57,16 @@ def dealt(before: dict, after: dict) -> dict:
     return {"start": after} if is_pending(before) and not is_pending(after) else {}
 
 
-def revealed_seed(kept: dict, start: dict | None) -> str | None:
-    """The seed a complete record reveals: the referee's with joint seeding (the deal comes
-    from the seed derived from it), else the first state's generator seed."""
+def first_state(meta: dict, logged: list[dict]) -> dict | None:
+    """The game's first state: dealt again from the kept seed and options (``Game.setup`` is
+    pure), or with joint seeding the one kept with the contribution that dealt it (None
+    before). None for a match that kept no seed."""
+    kept = meta.get("seeding") or {}
     if kept.get("mode") == "joint":
-        return kept.get("seed")
-    return (start or {}).get("rng", {}).get("seed")
+        return next((entry["start"] for entry in logged if "start" in entry), None)
+    if "seed" not in kept:
+        return None
+    return GAMES[meta["game"]].setup(meta["players"], kept["seed"], meta["options"])
 
 
 def public(kept: dict | None) -> dict:

@@ -12,9 +12,8 @@ counter, a face-down placement or discard choice not yet revealed. A resample:
 - Call of Katulhu: another face-down placement (keeping the set-aside toys) and another stall
   choice for every seat the reader cannot see, in the state and in the log entry that made it,
   and another order of the cat deck;
-- joint seeding: another contribution for every seat but the reader;
-- the match's first state, kept for its record, under the same permutation
-  (:func:`resample_start`).
+- joint seeding: another contribution for every seat but the reader, and the first state kept
+  with the contribution that dealt it under the same permutation (:func:`resample_start`).
 
 The result is a match that the reader could not tell from the original if nothing leaked.
 """
@@ -117,8 +116,9 @@ def _resample_contributions(state: dict, log: list[dict], reader: int | None, rn
 
 
 def resample_start(start: dict, mapping: dict, rnd: random.Random, keep_rng: bool = False) -> dict:
-    """A match's first state (kept for its record) under the same card permutation, with
-    another generator position and cat deck order unless ``keep_rng``."""
+    """A jointly seeded match's first state (kept for its record) under a card permutation
+    (applied already in the log), with another generator position and cat deck order unless
+    ``keep_rng``."""
     new = _sorted_piles(_substitute(start, mapping))
     if not keep_rng:
         new["rng"] = {"seed": f"resampled-{rnd.getrandbits(64):x}", "counter": rnd.randrange(0, 1000)}

@@ -34,7 +34,7 @@ from referee.games import GAMES
 from referee.games.catatac.cards import ALPHA_IDS
 from referee.service import seeding
 from referee.store.memory import MemoryStore
-from tests.information.resampling import _substitute, dumps, resample, resample_start, strings
+from tests.information.resampling import _substitute, dumps, resample, strings
 from tests.support.pointers import resolve
 
 POSITIONS = int(os.environ.get("REFEREE_INFORMATION_POSITIONS", "200"))
@@ -96,13 +96,13 @@ class Harness:
         """The game as the match plays it (joint seeding's contributions and pending state too)."""
         return seeding.game_of(self.meta(match_id))
 
-    def copy(self, match_id: str, state: dict, log: list[dict], meta: dict | None = None) -> str:
-        """A second stored match with ``meta`` (default: the original's; the same secrets), ``state``
+    def copy(self, match_id: str, state: dict, log: list[dict]) -> str:
+        """A second stored match with the original's meta (so the same secrets and seed), ``state``
         and ``log``."""
         snap = self.store.get(match_id)
         self.copies += 1
         new_id = f"copy{self.copies}"
-        self.store.create(new_id, snap.meta if meta is None else dumps(meta), dumps(state), snap.updated)
+        self.store.create(new_id, snap.meta, dumps(state), snap.updated)
         text = dumps(state)
         for version, entry in enumerate(log):
             assert self.store.commit(new_id, version, text, dumps(entry), entry["at"]).kind == "ok"
@@ -226,13 +226,6 @@ def _pending_probes(game_id: str, state: dict, seat: int, rnd: random.Random) ->
     return [{"type": "contribute", "player": seat, "contribution": f"{rnd.getrandbits(64):x}"}, game_move]
 
 
-def _resampled_meta(meta: dict, mapping: dict, rnd: random.Random, keep_rng: bool = False) -> dict:
-    """The match's meta with its kept first state resampled like the state (the record shows it)."""
-    if "start" in meta:
-        meta = dict(meta, start=resample_start(meta["start"], mapping, rnd, keep_rng))
-    return meta
-
-
 def _unseen(state: dict) -> bool:
     """Unseen hands: a move names only face-up cards (a play's kind, a coin face), whose
     legality depends on what every reader sees, so every probe is compared."""
@@ -280,10 +273,13 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
         game = harness.game(match_id)
         readers: list[int | None] = list(range(players)) + [None]
         seen: dict = {reader: set() for reader in readers}
+        first_views: dict = {}   # each reader's view of the state the cards were dealt in
         for step in range(rnd.randrange(20, 90)):
             state = harness.full_state(match_id)
             for reader in readers:
                 strings(game.view(state, reader), seen[reader])
+                if not is_pending(state):
+                    first_views.setdefault(reader, game.view(state, reader))
             if game.score(state)[1].finished:
                 break
             acting = sorted({m["player"] for m in game.legal_moves(state)})
@@ -295,7 +291,7 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
             answer = None
             if reader != "none":
                 answer = _check_position(harness, game_id, match_id, state, reader, secrets, seen[reader],
-                                         chosen if mover == reader else None, rnd)
+                                         chosen if mover == reader else None, rnd, first_views)
                 checked += 1
             answer = answer or harness.post(match_id, chosen, secrets[mover], step)
             assert answer.status_code == 200 and answer.get_json()["legal"], (chosen, answer.get_json())
@@ -303,18 +299,24 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
 
 
 def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, reader, secrets, seen: set,
-                    legal_probe: dict | None, rnd: random.Random):
+                    legal_probe: dict | None, rnd: random.Random, first_views: dict):
     """Compare what ``reader`` obtains from the match and from resamples of it; when
-    ``legal_probe`` is given (the reader's next move), post it to the match and return the answer."""
+    ``legal_probe`` is given (the reader's next move), post it to the match and return the answer.
+    ``first_views``: each reader's view of the first state of the game (none before a joint deal)."""
     game = harness.game(match_id)
     log = harness.log(match_id)
     version = len(log)
     secret = None if reader is None else secrets[reader]
     known = seen | _seen_in_log(log)
     fake_state, fake_log, mapping = resample(state, log, reader, known, rnd)
-    copy = harness.copy(match_id, fake_state, fake_log, _resampled_meta(harness.meta(match_id), mapping, rnd))
+    copy = harness.copy(match_id, fake_state, fake_log)
     context = f"{game_id} reader {reader} at version {version}, options {state.get('options')}"
-    assert harness.reads(match_id, reader, secret) == harness.reads(copy, reader, secret), context
+    reads = harness.reads(match_id, reader, secret)
+    assert reads == harness.reads(copy, reader, secret), context
+    # The record's first state is dealt again from the seed the match keeps (the same in the copy):
+    # it must be exactly what the reader's view showed when the cards were dealt.
+    record = json.loads(reads[2][3])
+    assert record["start"] == first_views.get(reader), context
     if reader is None:
         return None
     pending = is_pending(state)
@@ -341,8 +343,7 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
     shown = strings(game.view(after.state, reader)) | strings(after.events)
     fixed_state, fixed_log, mapping = resample(state, log, reader, known | shown, rnd, keep_rng=True,
                                                keep_choices=True)
-    fixed = harness.copy(match_id, fixed_state, fixed_log,
-                         _resampled_meta(harness.meta(match_id), mapping, rnd, keep_rng=True))
+    fixed = harness.copy(match_id, fixed_state, fixed_log)
     stand_in = _substitute(legal_probe, mapping) if table else legal_probe
     answer = harness.post(match_id, legal_probe, secret, version)
     assert harness._answer(answer) == harness._answer(harness.post(fixed, stand_in, secret, version)), \

@@ -129,7 +129,7 @@ def _match_run() -> dict:
     game = GAMES[MATCH_GAME]
     run = _game_run(MATCH_GAME)
     meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED,
-            "seeding": {"mode": "creator", "salt": None, "commitment": None}, "options": {}, "start": run["state"]}
+            "seeding": {"mode": "creator", "salt": None, "commitment": None, "seed": SEED}, "options": {}}
     created = match_json(MATCH_ID, meta, 0, run["state"], CREATED, CREATED + TTL, None)
     created["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(SEAT_SECRETS)]
     after = run["verdict"]["state"]
@@ -181,10 +181,9 @@ def _finished_record() -> dict:
     """The complete record of a match of Scratch & Catch with a short deck, played to its end,
     each seat taking the first of its legal moves."""
     game = GAMES[MATCH_GAME]
-    start = game.setup(PLAYERS, SEED, SHORT_DECK)
-    meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED, "options": SHORT_DECK, "start": start,
-            "seeding": {"mode": "creator", "salt": None, "commitment": None}}
-    state, logged = start, []
+    meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED, "options": SHORT_DECK,
+            "seeding": {"mode": "creator", "salt": None, "commitment": None, "seed": SEED}}
+    state, logged = game.setup(PLAYERS, SEED, SHORT_DECK), []
     while not game.score(state)[1].finished:
         move = game.legal_moves(state)[0]
         verdict = game.adjudicate(state, move, checked=True)
