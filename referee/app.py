@@ -22,6 +22,7 @@ from referee.api.ops import metrics
 from referee.api.routes.games import blueprints
 from referee.api.routes.matches import register_matches
 from referee.api.routes.meta import contract_blueprint, health_blp
+from referee.api.routes.records import blp as records_blp
 from referee.api.routes.table_page import table_blueprint
 from referee.games import GAMES
 from referee.schemas.bodies import Problem, one_of_schemas
@@ -162,6 +163,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in blueprints(_state_keys(app.config)):
         api.register_blueprint(blueprint)
     register_matches(app, api)
+    api.register_blueprint(records_blp)
 
     cached: dict[str, str] = {}
 

@@ -3,6 +3,7 @@
     referee serve [--bind HOST:PORT] [--workers N]
     referee adjudicate STATE.json MOVE.json [--lang ja]
     referee replay STATE.json MOVES.json [--lang ja]
+    referee verify RECORD.json
     referee openapi [--output openapi.yaml]
 
 ``adjudicate`` and ``replay`` print the same JSON as the HTTP answers (exit 0 for a verdict,
@@ -11,6 +12,11 @@ state, bare or as ``{"state": ...}`` (the answer of ``setup``); MOVE.json a move
 ``{"move": ...}``; MOVES.json a list of moves, bare or as ``{"moves": [...]}``. With
 ``REFEREE_STATE_KEYS`` set, states are signed and checked as over HTTP: STATE.json carries its
 signature as ``{"state": ..., "state_signature": ...}``.
+
+``verify`` prints the verdict of ``POST /v1/records/verify`` on a match record
+(docs/records.md): exit 0 when it is valid, 1 at the first discrepancy (its JSON pointer into
+the record and what the replay has there), 2 with a problem+json document on stderr for a file
+that is not a record.
 """
 
 from __future__ import annotations
@@ -219,6 +225,25 @@ def replay(state_path: str, moves_path: str, lang: str, include_states: bool) ->
     Bad input exits 2 with problem+json on standard error; pointers start /state (STATE.json)
     or /moves (MOVES.json), as in the HTTP request."""
     _judge("replay", state_path, moves_path, lang, include_states)
+
+
+@main.command()
+@click.argument("record_path", metavar="RECORD.json")
+def verify(record_path: str) -> None:
+    """Verify a complete match record offline (docs/records.md); prints the verdict JSON of
+    POST /v1/records/verify: exit 0 valid, 1 invalid (the first discrepancy's pointer into the
+    record), 2 for a file that is not a record (problem+json on standard error)."""
+    from referee.schemas.records import Record
+    from referee.service import verify as verification
+
+    raw = _read_json(record_path, "")
+    try:
+        record = Record().load(raw)
+    except ValidationError as error:
+        _fail(problem_body(422, "The file is not a match record.", pointer_errors(error.messages)))
+    verdict = verification.verify(record)
+    click.echo(dumps(verdict.to_json()))
+    sys.exit(0 if verdict.valid else 1)
 
 
 @main.command()

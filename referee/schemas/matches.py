@@ -27,9 +27,22 @@ def _view(**kwargs) -> OneOfSchemas:
                         values=list(_GAME_SCHEMAS), **kwargs)
 
 
+class Contribution(Schema):
+    """A seat's contribution to a jointly seeded deal (docs/rng.md, "Joint seeding")."""
+
+    type = fields.String(required=True, validate=validate.Equal("contribute"))
+    player = fields.Integer(strict=True, required=True, validate=validate.Range(0, 15),
+                            metadata={"description": "the contributing seat"})
+    contribution = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={
+        "description": "a value of the seat's own, best 32 random hex digits; other seats never see it, every reader "
+                       "sees its SHA-256 (event contributed)"})
+
+
 def _move(**kwargs) -> OneOfSchemas:
-    """A move of the match's game (the game is the match's, so the schemas may overlap: anyOf)."""
-    return OneOfSchemas([module.MOVE for module in _GAME_SCHEMAS.values()], combine="anyOf", **kwargs)
+    """A move of the match's game (the game is the match's, so the schemas may overlap: anyOf),
+    or a contribution to a joint deal."""
+    return OneOfSchemas([*(module.MOVE for module in _GAME_SCHEMAS.values()), Contribution], combine="anyOf",
+                        **kwargs)
 
 MAX_PLAYERS = 16
 
@@ -43,6 +56,10 @@ class MatchCreateRequest(FastEnvelope):
                                                   "when absent. Whoever knows the seed can deal the same game and "
                                                   "see every hidden card: a seat should not choose it"})
     options = fields.Dict(metadata={"description": "setup options, as the game's <Game>Options schema"})
+    seeding = fields.String(validate=validate.OneOf(("referee", "joint")), metadata={
+        "description": "without seed: referee (the default): the referee draws the seed and commits to it; joint: "
+                       "the cards are dealt once every seat has sent a contribution (move contribute), from a seed "
+                       "derived from the referee's and every contribution (docs/rng.md). Not with seed"})
 
 
 class SeatSecret(Schema):
@@ -50,6 +67,18 @@ class SeatSecret(Schema):
     secret = fields.String(required=True, metadata={
         "description": "send as `Authorization: Bearer <secret>` to move for this seat and to see its view; "
                        "shown only in this answer (the referee keeps a hash)"})
+
+
+class MatchSeeding(Schema):
+    mode = fields.String(required=True, allow_none=True, validate=validate.OneOf(("referee", "creator", "joint")),
+                         metadata={"description": "referee: the referee drew the seed and committed to it; creator: "
+                                                  "the creation request named it (nothing committed); joint: as "
+                                                  "referee, and the seats contribute to the deal; null: a match "
+                                                  "that kept no seeding"})
+    commitment = fields.String(required=True, allow_none=True, metadata={
+        "description": "hex SHA-256(salt || 0x00 || UTF-8 seed) (docs/rng.md, Commitment), the same from version 0 "
+                       "on: the match's record reveals seed and salt once the game is over; null unless the "
+                       "referee drew the seed"})
 
 
 class Match(Schema):
@@ -60,11 +89,13 @@ class Match(Schema):
                              metadata={"description": "0 after creation, +1 per legal move; the ETag"})
     seat = fields.Integer(required=True, allow_none=True,
                           metadata={"description": "whose view this is; null: a spectator"})
-    state = _view(required=True, metadata={"description": "the state as this seat (or a spectator) may see it: the "
-                                                         "game's view (<Game>View)"})
+    state = _view(required=True, allow_none=True, metadata={
+        "description": "the state as this seat (or a spectator) may see it: the game's view (<Game>View); null "
+                       "while a jointly seeded match waits for contributions"})
     scores = fields.Dict(required=True, allow_none=True, metadata={
         "description": "the game's score sheet once the game is finished; null before (it may depend on hidden cards)"})
     outcome = fields.Nested(OutcomeOut, required=True)
+    seeding = fields.Nested(MatchSeeding, required=True)
     created_at = fields.String(required=True, metadata={"description": "RFC 3339 time, UTC"})
     updated_at = fields.String(required=True, metadata={"description": "RFC 3339 time of the last legal move, UTC"})
     expires_at = fields.String(required=True, metadata={
@@ -145,9 +176,10 @@ def _legal_moves_schema(game_id: str, module) -> type[Schema]:
         "version": fields.Integer(required=True,
                                   metadata={"description": "the version these moves apply to (the ETag)"}),
         "seat": fields.Integer(required=True),
-        "moves": fields.List(fields.Nested(module.MOVE), required=True, metadata={
+        "moves": fields.List(OneOfSchemas([module.MOVE, Contribution], combine="anyOf"), required=True, metadata={
             "description": "every move this seat may make now; a value this seat cannot see (a card still in a "
-                           "face-down pile at a table game) is null: name what you see"}),
+                           "face-down pile at a table game) is null: name what you see. Before a joint deal, the "
+                           "seat's contribution (contribution null: send a value of your own)"}),
     }, name=f"{prefix_of(game_id)}MatchLegalMoves")
 
 

@@ -226,3 +226,9 @@ def problem_body(status: int, detail: str, errors: Iterable[tuple[str, str]] = (
     if errors:
         body["errors"] = [{"pointer": pointer, "detail": said(text, language)} for pointer, text in errors]
     return body
+
+
+class NoRecord(Refused):
+    """A match that kept no record: it was created before records were kept (404)."""
+
+    status = 404

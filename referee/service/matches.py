@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, NamedTuple
 
-from referee.engine import information
+from referee.engine import information, joint
 from referee.engine.core import Game, Verdict
-from referee.games import GAMES
 from referee.json_text import dumps
 from referee.limits import MAX_MATCH_MOVES
-from referee.service import stateless
+from referee.service import seeding, stateless
 from referee.service.errors import KeyReused, MatchFull, MatchNotFound, StaleVersion
 from referee.service.seats import require_seat, secret_hash
 from referee.service.texts import Text, echo
@@ -140,19 +139,26 @@ class Matches:
         MAX_MATCH_MOVES moves."""
         if snap.version >= MAX_MATCH_MOVES:
             return []
-        return GAMES[meta["game"]].seat_moves(json.loads(snap.state), seat)
+        return seeding.game_of(meta).seat_moves(json.loads(snap.state), seat)
 
     # -- creating -----------------------------------------------------------------------------
 
-    def create(self, game: Game, players: int, seed: str | None, options: dict) -> dict:
+    def create(self, game: Game, players: int, seed: str | None, options: dict, joint_seeding: bool = False) -> dict:
         """A new match at version 0: the spectator's view and ``seats``, one secret per seat
-        (given only here). Raises UnplayableOptions."""
+        (given only here). With ``joint_seeding`` the cards are dealt once every seat has sent
+        a contribution (referee/engine/joint.py). Raises UnplayableOptions."""
         self.observer.game(game.id)
+        seed, seeded = seeding.draw(seed, joint_seeding)
         state = stateless.setup(game, {"players": players, "seed": seed, "options": options})["state"]
+        if joint_seeding:   # (the deal above checked the options; the cards are dealt by the last contribution)
+            state = joint.pending_state(game.id, players)
         match_id = secrets.token_urlsafe(16)
         seat_secrets = [secrets.token_urlsafe(24) for _ in range(players)]
         now = self.clock()
-        meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now}
+        # The seeding (the seed included) and the options as given deal the first state again for
+        # the match's record (referee/service/records.py); meta never changes and is never shown.
+        meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now,
+                "seeding": seeded, "options": options}
         state_text = dumps(state)
         head = self.store.create(match_id, dumps(meta), state_text, now)
         # The creator's first move usually comes back to this worker (a kept-alive connection):
@@ -218,7 +224,7 @@ class Matches:
             if stored is not None:
                 return _replayed(stored, fingerprint)
             raise _stale(match_id, version, seat, condition.versions, condition.weak)
-        game = GAMES[meta["game"]]
+        game = seeding.game_of(meta)
         state = held.state
         if state is None:
             state = json.loads(held.state_text)
@@ -256,7 +262,8 @@ class Matches:
         self.observer.verdict(game.id, True)
         version, new_version, now = held.version, held.version + 1, self.clock()
         entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
-                       **information.disclose(game.disclosure, state, move, verdict.events)}
+                       **information.disclose(game.disclosure, state, move, verdict.events),
+                       **seeding.dealt(state, verdict.state)}
         answer = stateless.verdict_json(verdict, language, game)
         answer["scores"] = game.visible_scores(verdict.state, seat, verdict.scores)
         answer["id"] = match_id
@@ -285,12 +292,14 @@ class Matches:
 def match_json(match_id: str, meta: dict, version: int, state: dict, updated: float, expires: float,
                seat: int | None) -> dict:
     """The match as ``seat`` (None: a spectator) sees it: ``{"id", "game", "players", "version",
-    "seat", "state", "scores", "outcome", "created_at", "updated_at", "expires_at"}``."""
-    game = GAMES[meta["game"]]
+    "seat", "state", "scores", "outcome", "seeding", "created_at", "updated_at", "expires_at"}``
+    (``seeding``: ``{"mode", "commitment"}``, referee/service/seeding.py)."""
+    game = seeding.game_of(meta)
     sheet, outcome = game.score(state)
     return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
             "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
-            "outcome": outcome.to_json(), "created_at": timestamp(meta["created"]),
+            "outcome": outcome.to_json(), "seeding": seeding.public(meta.get("seeding")),
+            "created_at": timestamp(meta["created"]),
             "updated_at": timestamp(updated), "expires_at": timestamp(expires)}
 
 

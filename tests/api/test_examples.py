@@ -121,3 +121,17 @@ def test_match_examples_are_what_a_real_match_answers():
     assert _without_random(log) == _without_random(_answer_example("/v1/matches/{match_id}/log", "get"))
     seat_view = client.get(f"{base}?seat=0", headers=auth).get_json()
     assert _without_random(seat_view) == _without_random(_answer_example("/v1/matches/{match_id}", "get"))
+    record = client.get(f"{base}/record").get_json()
+    assert _without_random(record) == _without_random(_answer_example("/v1/matches/{match_id}/record", "get"))
+
+
+def test_record_examples_are_what_verification_answers():
+    """Each request example of verifyRecord, posted, answers its answer example."""
+    operation = SPEC["paths"]["/v1/records/verify"]["post"]
+    requests = operation["requestBody"]["content"]["application/json"]["examples"]
+    answers = operation["responses"]["200"]["content"]["application/json"]["examples"]
+    expected = {"complete": "valid", "altered": "invalid"}
+    assert set(requests) == set(expected)
+    for name, request in requests.items():
+        answer = APP.test_client().post("/v1/records/verify", json=request["value"])
+        assert answer.status_code == 200 and answer.get_json() == answers[expected[name]]["value"], name

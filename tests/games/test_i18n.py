@@ -60,3 +60,18 @@ def test_japanese_catatac_citations_are_headings_of_the_japanese_rulebook():
     cited = {translate(rule, "ja", "catatac") for _message, rule in GAMES["catatac"].messages.values()}
     assert translate("Icons", "ja", "catatac") == "戦術スタックを発動する"
     assert sorted(cited - CATATAC_JA_HEADINGS) == []
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_joint_seeding_violations_have_japanese_in_every_game(game_id):
+    """A jointly seeded match's violations (referee/engine/joint.py) come in the game's domain."""
+    from referee.engine.joint import MESSAGES
+    for message, rule in MESSAGES.values():
+        for text in (message, rule):
+            translated = translate(text, "ja", game_id)
+            assert translated != text
+            assert _fields(translated) == _fields(text), text
+
+
+def _fields(text: str) -> set[str]:
+    return {part.split("}")[0] for part in text.split("{")[1:]}

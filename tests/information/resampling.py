@@ -11,7 +11,9 @@ counter, a face-down placement or discard choice not yet revealed. A resample:
 - gives the generator another seed and counter (``keep_rng`` False);
 - Call of Katulhu: another face-down placement (keeping the set-aside toys) and another stall
   choice for every seat the reader cannot see, in the state and in the log entry that made it,
-  and another order of the cat deck.
+  and another order of the cat deck;
+- joint seeding: another contribution for every seat but the reader, and the first state kept
+  with the contribution that dealt it under the same permutation (:func:`resample_start`).
 
 The result is a match that the reader could not tell from the original if nothing leaked.
 """
@@ -22,6 +24,7 @@ import json
 import random
 from typing import Any, Iterable
 
+from referee.engine.joint import is_pending
 from referee.games.call_of_katulhu import cards as K
 from referee.games.call_of_katulhu.deal import catalogue_of
 from referee.games.call_of_katulhu.gameplay import placements
@@ -99,12 +102,42 @@ def _sorted_piles(state: dict) -> dict:
 
 # -- the resample --------------------------------------------------------------------------------
 
+def _resample_contributions(state: dict, log: list[dict], reader: int | None, rnd: random.Random) -> None:
+    """Joint seeding: another contribution for every seat but the reader, in the log (and in a
+    pending state); the digests every reader saw stay as they were."""
+    for entry in log:
+        if entry["move"]["type"] == "contribute" and entry["player"] != reader:
+            entry["move"] = dict(entry["move"], contribution=f"resampled-{rnd.getrandbits(64):x}")
+    if is_pending(state):
+        given = state["pending"]["contributions"]
+        for seat, value in enumerate(given):
+            if value is not None and seat != reader:
+                given[seat] = f"resampled-{rnd.getrandbits(64):x}"
+
+
+def resample_start(start: dict, mapping: dict, rnd: random.Random, keep_rng: bool = False) -> dict:
+    """A jointly seeded match's first state (kept for its record) under a card permutation
+    (applied already in the log), with another generator position and cat deck order unless
+    ``keep_rng``."""
+    new = _sorted_piles(_substitute(start, mapping))
+    if not keep_rng:
+        new["rng"] = {"seed": f"resampled-{rnd.getrandbits(64):x}", "counter": rnd.randrange(0, 1000)}
+        if new["game"] == "call-of-katulhu" and new["options"]["chance"] == "seeded":
+            rnd.shuffle(new["cat_deck"])
+    return new
+
+
 def resample(state: dict, log: list[dict], reader: int | None, seen: Iterable[str], rnd: random.Random,
              keep_rng: bool = False, keep_choices: bool = False) -> tuple[dict, list[dict], dict]:
     """``(state', log', mapping)``: a position the reader cannot tell from ``(state, log)``;
     ``mapping`` is the card permutation applied (hidden card -> its stand-in)."""
     game = state["game"]
     mapping: dict[str, str] = {}
+    if is_pending(state):   # joint seeding, before the deal: only the others' contributions are hidden
+        new_state, new_log = json.loads(json.dumps(state)), json.loads(json.dumps(log))
+        if not keep_choices:
+            _resample_contributions(new_state, new_log, reader, rnd)
+        return new_state, new_log, mapping
     if game in CARD_GROUPS:
         seen = set(seen)
         by_group: dict[str, list[str]] = {}
@@ -125,6 +158,11 @@ def resample(state: dict, log: list[dict], reader: int | None, seen: Iterable[st
             rnd.shuffle(new_state["cat_deck"])
     if game == "call-of-katulhu" and not keep_choices:
         _resample_choices(new_state, new_log, reader, rnd)
+    if not keep_choices:
+        _resample_contributions(new_state, new_log, reader, rnd)
+    for entry in new_log:   # the first state of a joint deal, kept with the contribution that dealt it
+        if "start" in entry:
+            entry["start"] = resample_start(entry["start"], {}, rnd, keep_rng)
     return new_state, new_log, mapping
 
 

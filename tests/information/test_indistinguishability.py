@@ -1,12 +1,13 @@
 """The information-state test: no reader learns what the game hides from it.
 
 Random matches of each game (random seeds, player counts, options and boosters, seeded and
-table chance) are played over HTTP. At random positions, for one reader (each seat, with its
+table chance; every third match jointly seeded, its seats contributing before the deal) are
+played over HTTP. At random positions, for one reader (each seat, with its
 secret, and the spectator), everything hidden from that reader is resampled consistently with
 what it has seen (tests/information/resampling.py) and stored as a second match. Everything
 the reader can obtain must be byte for byte the same in both: the match and its view (scores
-included), the log, the event stream (from the start, and resumed at the current version), the
-seat's legal moves, and the verdicts of probe moves (illegal ones:
+included), the log, the match's record, the event stream (from the start, and resumed at the
+current version), the seat's legal moves, and the verdicts of probe moves (illegal ones:
 wrong cards, wrong choices, moves naming chance outcomes, with the moves they suggest instead,
 each one of the seat's own listing; and the legal move the seat then plays). A legal move
 shows new information (the card turned from the pile): its whole verdict is compared on a
@@ -34,8 +35,11 @@ import pytest
 
 from referee.app import create_app
 from referee.engine import information
+from referee.engine.core import Game
+from referee.engine.joint import is_pending
 from referee.games import GAMES
 from referee.games.catatac.cards import ALPHA_IDS
+from referee.service import seeding
 from referee.store.memory import MemoryStore
 from tests.information.resampling import _substitute, dumps, resample, strings
 from tests.support.pointers import resolve
@@ -43,6 +47,18 @@ from tests.support.pointers import resolve
 POSITIONS = int(os.environ.get("REFEREE_INFORMATION_POSITIONS", "200"))
 SLOW_POSITIONS = 1000
 META_FIELDS = ("id", "created_at", "updated_at", "expires_at")
+
+
+def _creation(game_id: str, rnd: random.Random, number: int, seed: str) -> dict:
+    """The creation body of the ``number``-th match: every third one jointly seeded (its seats
+    contribute before the deal), the others with ``seed``."""
+    players, options = _options(game_id, rnd, number)
+    body = {"game": game_id, "players": players, "options": options}
+    if number % 3 == 2:
+        body["seeding"] = "joint"
+    else:
+        body["seed"] = seed
+    return body
 
 
 def _options(game_id: str, rnd: random.Random, number: int) -> tuple[int, dict]:
@@ -80,8 +96,16 @@ class Harness:
     def log(self, match_id: str) -> list[dict]:
         return [json.loads(text) for text in self.store.log(match_id)]
 
+    def meta(self, match_id: str) -> dict:
+        return json.loads(self.store.get(match_id).meta)
+
+    def game(self, match_id: str) -> Game:
+        """The game as the match plays it (joint seeding's contributions and pending state too)."""
+        return seeding.game_of(self.meta(match_id))
+
     def copy(self, match_id: str, state: dict, log: list[dict]) -> str:
-        """A second stored match with the original's meta (so the same secrets), ``state`` and ``log``."""
+        """A second stored match with the original's meta (so the same secrets and seed), ``state``
+        and ``log``."""
         snap = self.store.get(match_id)
         self.copies += 1
         new_id = f"copy{self.copies}"
@@ -107,7 +131,8 @@ class Harness:
         query = "" if reader is None else f"?seat={reader}"
         auth = self._auth(secret)
         out = [self._answer(self.client.get(f"/v1/matches/{match_id}{query}", headers=auth)),
-               self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth))]
+               self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth)),
+               self._answer(self.client.get(f"/v1/matches/{match_id}/record{query}", headers=auth))]
         if reader is not None:
             out.append(self._answer(self.client.get(f"/v1/matches/{match_id}/legal-moves{query}", headers=auth)))
         snap = self.store.get(match_id)
@@ -210,6 +235,15 @@ def _probes(game_id: str, state: dict, seat: int, own: list[dict], rnd: random.R
     return probes
 
 
+def _pending_probes(game_id: str, state: dict, seat: int, rnd: random.Random) -> list[dict]:
+    """Before a joint deal: the seat's contribution (again, once sent) and a move of the game
+    (illegal until the cards are dealt)."""
+    game_move = {"scratch-and-catch": {"type": "play", "player": seat, "source": "pile"},
+                 "catatac": {"type": "decline", "player": seat},
+                 "call-of-katulhu": {"type": "discard", "player": seat, "cat": "C1"}}[game_id]
+    return [{"type": "contribute", "player": seat, "contribution": f"{rnd.getrandbits(64):x}"}, game_move]
+
+
 def _unseen(state: dict) -> bool:
     """Unseen hands: a move names only face-up cards (a play's kind, a coin face), whose
     legality depends on what every reader sees, so every probe is compared."""
@@ -245,31 +279,36 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
     """Play random matches and check ``positions`` positions; returns the number checked."""
     rnd = random.Random(seed)
     borrowing = random.Random(seed)   # (its own generator: the matches played stay the same)
-    game = GAMES[game_id]
     harness = Harness()
     checked = matches = 0
     while checked < positions:
-        players, options = _options(game_id, rnd, matches)
+        body = _creation(game_id, rnd, matches, f"info-{seed}-{checked}")
+        players = body["players"]
         matches += 1
-        created = harness.client.post("/v1/matches", json={"game": game_id, "players": players,
-                                                          "seed": f"info-{seed}-{checked}", "options": options})
+        created = harness.client.post("/v1/matches", json=body)
         assert created.status_code == 201, created.get_json()
         match = created.get_json()
         match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+        game = harness.game(match_id)
         readers: list[int | None] = list(range(players)) + [None]
         seen: dict = {reader: set() for reader in readers}
         keyed: list[tuple[int, str]] = []   # (seat, Idempotency-Key) of each move played with one
         spent: dict = {reader: set() for reader in readers}   # keys a reader has sent
+        first_views: dict = {}   # each reader's view of the state the cards were dealt in
         for step in range(rnd.randrange(20, 90)):
             state = harness.full_state(match_id)
             for reader in readers:
                 strings(game.view(state, reader), seen[reader])
-            if state["finished"]:
+                if not is_pending(state):
+                    first_views.setdefault(reader, game.view(state, reader))
+            if game.score(state)[1].finished:
                 break
             acting = sorted({m["player"] for m in game.legal_moves(state)})
             reader = rnd.choice(readers) if rnd.random() < 0.35 else "none"
             mover = reader if reader in acting else rnd.choice(acting)
             chosen = rnd.choice([m for m in game.legal_moves(state) if m["player"] == mover])
+            if chosen["type"] == "contribute":   # a value of the seat's own
+                chosen = dict(chosen, contribution=f"{rnd.getrandbits(128):032x}")
             answer = None
             if reader != "none":
                 others = [key for seat, key in keyed if seat != reader and key not in spent[reader]]
@@ -277,7 +316,7 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
                 if borrowed is not None:
                     spent[reader].add(borrowed)
                 answer = _check_position(harness, game_id, match_id, state, reader, secrets, seen[reader],
-                                         chosen if mover == reader else None, rnd, borrowed)
+                                         chosen if mover == reader else None, rnd, first_views, borrowed)
                 checked += 1
             if answer is None:
                 answer = harness.post(match_id, chosen, secrets[mover], step, key=f"move-{step}")
@@ -320,26 +359,35 @@ def _play_to_the_end(game_id: str, matches: int, seed: int, max_moves: int = 300
 
 
 def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, reader, secrets, seen: set,
-                    legal_probe: dict | None, rnd: random.Random, borrowed: str | None = None):
+                    legal_probe: dict | None, rnd: random.Random, first_views: dict,
+                    borrowed: str | None = None):
     """Compare what ``reader`` obtains from the match and from resamples of it; when
     ``legal_probe`` is given (the reader's next move), post it to the match and return the answer.
+    ``first_views``: each reader's view of the first state of the game (none before a joint deal).
     ``borrowed``: an Idempotency-Key another seat used in the match (none of the reader's own),
     sent with an illegal probe."""
-    game = GAMES[game_id]
+    game = harness.game(match_id)
     log = harness.log(match_id)
     version = len(log)
     secret = None if reader is None else secrets[reader]
     known = seen | _seen_in_log(log)
     fake_state, fake_log, mapping = resample(state, log, reader, known, rnd)
     copy = harness.copy(match_id, fake_state, fake_log)
-    context = f"{game_id} reader {reader} at version {version}, options {state['options']}"
-    assert harness.reads(match_id, reader, secret) == harness.reads(copy, reader, secret), context
+    context = f"{game_id} reader {reader} at version {version}, options {state.get('options')}"
+    reads = harness.reads(match_id, reader, secret)
+    assert reads == harness.reads(copy, reader, secret), context
+    # The record's first state is dealt again from the seed the match keeps (the same in the copy):
+    # it must be exactly what the reader's view showed when the cards were dealt.
+    record = json.loads(reads[2][3])
+    assert record["start"] == first_views.get(reader), context
     if reader is None:
         return None
-    table = state["options"]["chance"] == "table"
+    pending = is_pending(state)
+    table = not pending and state["options"]["chance"] == "table"
     own = game.seat_moves(state, reader)
     illegal = None
-    for probe in _probes(game_id, state, reader, own, rnd):
+    probes = _pending_probes(game_id, state, reader, rnd) if pending else _probes(game_id, state, reader, own, rnd)
+    for probe in probes:
         if table and not _unseen(state) and _names_table_outcome(probe):
             continue
         if probe is not legal_probe and game.adjudicate(state, probe, checked=True).legal:

@@ -12,8 +12,9 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from referee.engine import information
 from referee.games import GAMES
-from referee.service import stateless
+from referee.service import records, stateless, verify
 from referee.service.matches import match_json, timestamp
 
 SEED = "example"
@@ -137,7 +138,8 @@ MATCH_GAME = "scratch-and-catch"
 def _match_run() -> dict:
     game = GAMES[MATCH_GAME]
     run = _game_run(MATCH_GAME)
-    meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED}
+    meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED,
+            "seeding": {"mode": "creator", "salt": None, "commitment": None, "seed": SEED}, "options": {}}
     created = match_json(MATCH_ID, meta, 0, run["state"], CREATED, CREATED + TTL, None)
     created["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(SEAT_SECRETS)]
     after = run["verdict"]["state"]
@@ -147,7 +149,10 @@ def _match_run() -> dict:
                    scores=game.visible_scores(after, 0))
     entry = {"version": 1, "player": run["move"]["player"], "at": timestamp(MOVED), "move": run["move"],
              "events": run["verdict"]["events"], "redacted": False}
+    stored = {**entry, "at": MOVED, **information.disclose(game.disclosure, run["state"], run["move"],
+                                                             run["verdict"]["events"])}
     return {"create": {"game": MATCH_GAME, "players": PLAYERS, "seed": SEED}, "created": created,
+            "meta": meta, "after": after, "stored": stored,
             "seat_view": seat_view, "moves": moves, "move": run["move"], "verdict": verdict,
             "log": {"id": MATCH_ID, "game": MATCH_GAME, "version": 1, "seat": None, "entries": [entry]}}
 
@@ -175,4 +180,45 @@ def match_operation(operation: str) -> tuple[dict | None, dict]:
         from referee.api.ops import live
         stream = f"retry: {live.RECONNECT_MILLISECONDS}\nid: 0\n\n" + live.sse("move", run["log"]["entries"][0], 1)
         return None, named("first_move", "a spectator following the match from version 0: the first move", stream)
+    raise KeyError(operation)
+
+
+# A deck of 14 cards: a whole game, and so its record, stays short.
+SHORT_DECK = {"deck": {"cat": [2, 2, 1, 1, 1, 1, 1, 1, 1, 1], "scratch": [1, 0, 0, 0, 0, 0, 0, 0, 0, 1]}}
+
+
+def _finished_record() -> dict:
+    """The complete record of a match of Scratch & Catch with a short deck, played to its end,
+    each seat taking the first of its legal moves."""
+    game = GAMES[MATCH_GAME]
+    meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED, "options": SHORT_DECK,
+            "seeding": {"mode": "creator", "salt": None, "commitment": None, "seed": SEED}}
+    state, logged = game.setup(PLAYERS, SEED, SHORT_DECK), []
+    while not game.score(state)[1].finished:
+        move = game.legal_moves(state)[0]
+        verdict = game.adjudicate(state, move, checked=True)
+        logged.append({"version": len(logged) + 1, "player": move["player"], "move": move,
+                       "events": verdict.events, "at": MOVED + len(logged)})
+        state = verdict.state
+    return records.build(MATCH_ID, meta, state, len(logged), logged, None)
+
+
+def record_operation(operation: str) -> tuple[dict | None, dict]:
+    """``(request examples or None, answer examples)`` of getMatchRecord and verifyRecord."""
+    run = _match_run()
+    if operation == "getMatchRecord":
+        during = records.build(MATCH_ID, run["meta"], run["after"], 1, [run["stored"]], None)
+        return None, named("spectator", "a spectator's record after the first move: what its view and log show",
+                           during)
+    if operation == "verifyRecord":
+        complete = _finished_record()
+        altered = _copy(complete)
+        hand = altered["start"]["players"][0]["hand"]
+        hand[0], altered["start"]["draw_pile"][0] = altered["start"]["draw_pile"][0], hand[0]
+        return (named("complete", "the complete record of a short game (14 cards), seed 'example'", complete)
+                | named("altered", "the same record with a card of seat 0's hand swapped with the top of the "
+                                   "draw pile", altered),
+                named("valid", "every check passes", verify.verify(_copy(complete)).to_json())
+                | named("invalid", "the first discrepancy: the deal the seed gives differs there",
+                        verify.verify(altered).to_json()))
     raise KeyError(operation)

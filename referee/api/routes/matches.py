@@ -33,10 +33,12 @@ from referee.api.ops import live, stopping
 from referee.api.ops.metrics import count_store_error, count_verdict, name_game
 from referee.api.routes.games import json_response, language_of_request
 from referee.engine import information
+from referee.engine.joint import CONTRIBUTE
 from referee.games import GAMES, PACKAGES
 from referee.schemas.compiled import fast_load
 from referee.schemas.matches import (
     LEGAL_MOVES,
+    Contribution,
     Match,
     MatchCreated,
     MatchCreateRequest,
@@ -48,6 +50,7 @@ from referee.schemas.matches import (
     legal_moves_doc,
 )
 from referee.schemas.pointers import pointer_errors
+from referee.service import seeding
 from referee.service.errors import InvalidRequest, Refused
 from referee.service.matches import LISTING_ONLY, IfMatch, Matches, Observer, etag, render
 from referee.service.seats import require_seat
@@ -80,8 +83,16 @@ def _matches() -> Matches:
 
 @lru_cache(maxsize=None)
 def _game_schema(game_id: str, name: str):
-    """An instance of the game's schema ``name`` (MOVE, OPTIONS)."""
+    """An instance of the game's schema ``name`` (MOVE, OPTIONS), or of a contribution to a
+    joint deal (CONTRIBUTION), the same in every game."""
+    if name == "CONTRIBUTION":
+        return Contribution()
     return getattr(import_module(f"referee.games.{PACKAGES[game_id]}.schema"), name)()
+
+
+def _move_schema(move) -> str:
+    """The schema a posted move is loaded with: a contribution's or the game's move schema."""
+    return "CONTRIBUTION" if isinstance(move, dict) and move.get("type") == CONTRIBUTE else "MOVE"
 
 
 def _load(game_id: str, name: str, value, base: str) -> dict:
@@ -145,7 +156,10 @@ def create_match(body):
                                   players=body["players"], counts=counts),
                              [("/players", Text("must be one of [{counts}]", counts=counts))])
     options = _load(game.id, "OPTIONS", body.get("options") or {}, "/options")
-    answer = _matches().create(game, body["players"], body.get("seed"), options)
+    if "seeding" in body and "seed" in body:
+        raise InvalidRequest("A seed named by the creation request is the creator's choice: the referee draws and "
+                             "commits to the seed only without one.", [("/seeding", "not with seed")])
+    answer = _matches().create(game, body["players"], body.get("seed"), options, body.get("seeding") == "joint")
     response = json_response(answer, 201)
     response.headers["ETag"] = etag(0)
     response.headers["Location"] = f"/v1/matches/{answer['id']}"
@@ -245,7 +259,7 @@ def get_events(query, match_id):
     snap, meta = matches.read(match_id, seat, _authorization())
     resumed = live.last_event_id(request.headers.get("Last-Event-ID"))
     after = snap.version if resumed is None else min(resumed, snap.version)
-    game = GAMES[meta["game"]]
+    game = seeding.game_of(meta)
     if resumed is not None and resumed >= snap.version and game.score(json.loads(snap.state))[1].finished:
         return _no_more_events()
     revealed: set[str] = set()   # every key revealed by the entries read so far
@@ -372,7 +386,7 @@ def post_move(body, match_id):
     game_id = held.meta["game"]   # (meta never changes: the move is checked against it once)
     name_game(game_id)
     try:
-        move = _load(game_id, "MOVE", body["move"], "/move")
+        move = _load(game_id, _move_schema(body["move"]), body["move"], "/move")
         for name in LISTING_ONLY:
             move.pop(name, None)
         require_seat(held.meta["seats"], move["player"], _authorization(), "/move/player")
