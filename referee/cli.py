@@ -229,18 +229,21 @@ def replay(state_path: str, moves_path: str, lang: str, include_states: bool) ->
 
 @main.command()
 @click.argument("record_path", metavar="RECORD.json")
-def verify(record_path: str) -> None:
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", help="language of messages")
+def verify(record_path: str, lang: str) -> None:
     """Verify a complete match record offline (docs/records.md); prints the verdict JSON of
     POST /v1/records/verify: exit 0 valid, 1 invalid (the first discrepancy's pointer into the
     record), 2 for a file that is not a record (problem+json on standard error)."""
     from referee.schemas.records import Record
     from referee.service import verify as verification
 
-    raw = _read_json(record_path, "")
+    raw = _read_json(record_path, "", lang)
     try:
         record = Record().load(raw)
     except ValidationError as error:
-        _fail(problem_body(422, "The file is not a match record.", pointer_errors(error.messages)))
+        _fail(problem_body(422, Text("The file is not a match record: correct the fields the errors point at, or "
+                                     "download the record again (GET /v1/matches/{id}/record)."),
+                           pointer_errors(error.messages), language=lang))
     verdict = verification.verify(record)
     click.echo(dumps(verdict.to_json()))
     sys.exit(0 if verdict.valid else 1)

@@ -103,7 +103,7 @@ class Matches:
         """The stored snapshot. Raises MatchNotFound."""
         snap = self.store.get(match_id) if _ID.match(match_id) else None
         if snap is None:
-            raise _not_found(match_id)
+            raise not_found(match_id)
         return snap
 
     def read(self, match_id: str, seat: int | None, authorization: str | None) -> tuple[Snapshot, dict]:
@@ -128,7 +128,7 @@ class Matches:
         gives it). Raises MatchNotFound when the match expired since ``snap`` was read."""
         entries = self.store.log(match_id)
         if entries is None:
-            raise _not_found(match_id)
+            raise not_found(match_id)
         records = [json.loads(text) for text in entries]
         revealed = information.revealed_keys(records)
         shown = [render(record, seat, revealed) for record in records]
@@ -285,7 +285,7 @@ class Matches:
         if result.kind == "replay":
             return _replayed(result.stored, fingerprint)
         if result.kind == "missing":
-            raise _not_found(match_id)
+            raise not_found(match_id)
         raise _stale(match_id, result.version, seat, frozenset((version,)), ())
 
 
@@ -337,7 +337,8 @@ def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
     return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True)
 
 
-def _not_found(match_id: str) -> MatchNotFound:
+def not_found(match_id: str) -> MatchNotFound:
+    """The refusal of a match id no store holds (expired or never created)."""
     return MatchNotFound(Text('No match "{match}": it never existed or it expired. Check the id, or create a match '
                               "(POST /v1/matches).", match=echo(match_id)))
 

@@ -15,8 +15,9 @@ import json
 
 from referee.engine import information
 from referee.service import seeding
-from referee.service.errors import MatchNotFound, NoRecord
-from referee.service.matches import render, timestamp
+from referee.service.errors import NoRecord
+from referee.service.matches import not_found, render, timestamp
+from referee.service.texts import Text
 from referee.store import Snapshot, Store
 
 FORMAT = "referee-record/1"
@@ -28,10 +29,11 @@ def record(store: Store, match_id: str, snap: Snapshot, meta: dict, seat: int | 
     "options", "seeding", "start", "moves", "final"}`` (docs/records.md). Raises MatchNotFound
     when the match expired since ``snap`` was read, NoRecord for a match that kept no seed."""
     if "seed" not in (meta.get("seeding") or {}):
-        raise NoRecord("This match kept no record: it was created by an earlier version of the service.")
+        raise NoRecord(Text("This match kept no record: it was created by an earlier version of the service. "
+                            "Matches created from now on keep theirs."))
     entries = store.log(match_id)
     if entries is None:
-        raise MatchNotFound(f"No match {match_id} (it never existed or it expired).")
+        raise not_found(match_id)
     # Entries a move added after ``snap`` was read belong to a later version: left out.
     logged = [entry for entry in map(json.loads, entries) if entry["version"] <= snap.version]
     return build(match_id, meta, json.loads(snap.state), snap.version, logged, seat)

@@ -27,6 +27,7 @@ from referee.schemas.matches import Contribution
 from referee.schemas.pointers import escape_token, pointer_errors
 from referee.service import seeding
 from referee.service.errors import TooMuchWork
+from referee.service.texts import Text
 
 YIELD_EVERY = 4   # moves replayed between two chances for a server's other requests to run
 
@@ -58,10 +59,11 @@ def check_work(record: dict) -> None:
     the first state over MAX_REPLAY_WORK, as for a replay."""
     moves = len(record["moves"])
     if moves > MAX_REPLAY_MOVES or moves * len(dumps(record["start"])) > MAX_REPLAY_WORK:
-        raise TooMuchWork(f"This record is too much work to verify in one request ({moves} moves; at most "
-                          f"{MAX_REPLAY_MOVES} (MAX_REPLAY_MOVES) and moves x state size at most "
-                          f"{MAX_REPLAY_WORK:,} (MAX_REPLAY_WORK)). Verify it with the command line.",
-                          [("/moves", "too many moves to verify in one request")])
+        raise TooMuchWork(Text("This record is too much work to verify in one request ({moves} moves; at most "
+                               "{most} (MAX_REPLAY_MOVES) and moves x state size at most {work:,} "
+                               "(MAX_REPLAY_WORK)). Verify it with the command line: referee verify RECORD.json.",
+                               moves=moves, most=MAX_REPLAY_MOVES, work=MAX_REPLAY_WORK),
+                          [("/moves", Text("too many moves to verify in one request"))])
 
 
 def verify(record: dict, after_step: Callable[[int], None] | None = None) -> Verdict:

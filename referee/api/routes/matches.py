@@ -157,8 +157,9 @@ def create_match(body):
                              [("/players", Text("must be one of [{counts}]", counts=counts))])
     options = _load(game.id, "OPTIONS", body.get("options") or {}, "/options")
     if "seeding" in body and "seed" in body:
-        raise InvalidRequest("A seed named by the creation request is the creator's choice: the referee draws and "
-                             "commits to the seed only without one.", [("/seeding", "not with seed")])
+        raise InvalidRequest(Text("A seed named by the creation request is the creator's choice: the referee draws "
+                                  "and commits to the seed only without one. Send seeding without seed."),
+                             [("/seeding", Text("not with seed"))])
     answer = _matches().create(game, body["players"], body.get("seed"), options, body.get("seeding") == "joint")
     response = json_response(answer, 201)
     response.headers["ETag"] = etag(0)
