@@ -12,7 +12,13 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from referee import settings
-from referee.api.body.transport import body_timeout_from_env, forget_body, read_body, unsupported_media
+from referee.api.body.transport import (
+    DEFAULT_MAX_BODY_BYTES,
+    body_timeout_from_env,
+    forget_body,
+    read_body,
+    unsupported_media,
+)
 from referee.api.http import problems
 from referee.api.http.cors import enable_cors
 from referee.api.http.headers import ANSWER_HEADERS_KEY, RequestHeaders
@@ -27,7 +33,6 @@ from referee.schemas.bodies import Problem, one_of_schemas
 from referee.schemas.compiled import dict_key_names
 from referee.store.deadline import close_budget, open_budget
 
-DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 API_DESCRIPTION = """Referee judges moves of three cat card games: CATATAC, Call of Katulhu and
 Scratch & Catch. Send a state and a move; the answer says whether the move is legal (and if
 not, why, citing the rulebook), the next state, what happened, and the scores. Errors are

@@ -20,6 +20,7 @@ from referee.service.errors import PointerErrors, Refused, SeatSecretRequired, S
 from referee.service.matches import etag
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+STORE_RETRY_AFTER_SECONDS = 1   # Retry-After of a 503 for a match store that does not answer
 
 # slug -> what the problem means and what to do about it (served at /problems/<slug>).
 PROBLEM_TYPES = {
@@ -94,6 +95,21 @@ def body_too_large(limit: int | None, headers: Mapping[str, str] | None = None) 
     named = f" ({limit} bytes, REFEREE_MAX_BODY_BYTES)" if limit is not None else ""
     return problem_response(413, f"The request body is larger than the limit of this service{named}.",
                             headers=headers)
+
+
+def body_too_slow(allowed: float) -> Response:
+    """408: the request body did not arrive within ``allowed`` seconds
+    (REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received)."""
+    return problem_response(408, f"The request body did not arrive within {allowed:g} seconds "
+                                 "(REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received).",
+                            title="Request body too slow", slug="request-timeout")
+
+
+def store_unavailable() -> Response:
+    """503: the match store did not answer within the request's store deadline."""
+    return problem_response(503, "The match store does not answer; try again shortly. Stateless operations "
+                                 "(/v1/games/...) keep working.", title="Match store unavailable",
+                            slug="store-unavailable", headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)})
 
 
 def from_problem_error(error: ProblemError) -> Response:

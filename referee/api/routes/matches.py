@@ -27,7 +27,7 @@ from referee.api.body.transport import close_after_answer
 from referee.api.contract import examples
 from referee.api.contract import match_docs as docs
 from referee.api.http import conditions
-from referee.api.http.problems import ProblemError, problem_response
+from referee.api.http.problems import ProblemError, store_unavailable
 from referee.api.ops import live, stopping
 from referee.api.ops.metrics import count_store_error, count_verdict, name_game
 from referee.api.routes.games import json_response, language_of_request
@@ -54,7 +54,6 @@ from referee.settings import configured
 from referee.store import StoreUnavailable, store_from_env
 from referee.store.snapshot_cache import RecentSnapshots, max_bytes_from_env
 
-RETRY_AFTER_SECONDS = 1
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 MOVE_REQUEST = MoveRequest()
 
@@ -367,9 +366,7 @@ def post_move(body, match_id):
 def _unavailable(error: StoreUnavailable) -> Response:
     current_app.logger.warning("match store unavailable: %s", error)
     count_store_error()
-    return problem_response(503, "The match store does not answer; try again shortly. Stateless operations "
-                                 "(/v1/games/...) keep working.", title="Match store unavailable",
-                            slug="store-unavailable", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return store_unavailable()
 
 
 def register_matches(app: Flask, api: Api) -> None:
