@@ -53,6 +53,8 @@ PROBLEM_TYPES = {
                       "(docs/matches.md, Limits); the detail names the limit.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints "
                          "keep working.",
+    "too-many-waiting": "This server already holds as many waiting requests (long-polls, event streams) as it "
+                        "allows (REFEREE_MAX_WAITING); retry after Retry-After seconds.",
     "internal": "The service failed; this is a bug.",
     "unavailable": "The service cannot answer now; retry later.",
 }

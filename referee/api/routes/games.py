@@ -13,6 +13,7 @@ from werkzeug.http import parse_accept_header
 
 from referee.api.body.parsing import Blueprint, with_fast_body
 from referee.api.contract import examples
+from referee.api.contract.header_docs import named, optional, problem
 from referee.api.ops.metrics import count_verdict
 from referee.engine.core import Game
 from referee.games import GAMES, PACKAGES
@@ -83,6 +84,18 @@ def described(text: str):
     return decorate
 
 
+# The problem example of a body the schema refuses, per operation, and whether the answer
+# names its language (verdict messages: adjudicate, replay).
+_UNFIT = {"setup": "SetupUnfit", "legal-moves": "StateMissing", "adjudicate": "AdjudicateUnfit",
+          "score": "StateMissing", "view": "ViewUnfit", "replay": "ReplayUnfit"}
+_JUDGED = {"adjudicate", "replay"}
+LANGUAGE_HEADERS = named("Content-Language", "Vary")
+# An impossible state is refused after the language of the messages was chosen.
+_JUDGED_PROBLEM_HEADERS = {**optional("Content-Language", "when the state was read to be judged (an impossible "
+                                                          "state)"),
+                           **optional("Vary", "with `Content-Language`")}
+
+
 def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, doc: str, answer,
                     game_id: str) -> None:
     """Register ``POST <blp>/<path>``: the body loaded with ``request_schema`` (422 otherwise),
@@ -94,8 +107,18 @@ def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, do
     view.__name__ = path.replace("-", "_")  # the endpoint name, unique within the blueprint
     view.__doc__ = doc
     request_examples, answer_examples = examples.game_operation(game_id, path)
+    judged = path in _JUDGED
+    unfit = problem("The body does not fit the operation's schema, or holds a state that cannot exist in the game "
+                    "(JSON pointers in `errors`)", _UNFIT[path], headers=_JUDGED_PROBLEM_HEADERS if judged else None)
+    problems = {"422": unfit}
+    if path == "replay":
+        problems["413"] = problem("The body is larger than REFEREE_MAX_BODY_BYTES, or the replay asks for more work "
+                                  "than the service's limits allow (`MAX_REPLAY_WORK`, `MAX_REPLAY_STATE_BYTES`: "
+                                  "pointer `/moves` or `/include_states`)")
     documented = blp.arguments(request_schema, examples=request_examples)(
-        blp.response(200, answer_schema, examples=answer_examples)(view))
+        blp.response(200, answer_schema, examples=answer_examples,
+                     headers=LANGUAGE_HEADERS if judged else None)(
+            blp.doc(responses=problems)(view)))
     if isinstance(request_schema, FastEnvelope):  # (state and move envelopes: the busiest operations)
         documented = with_fast_body(request_schema, documented, view)
     blp.route(f"/{path}", methods=["POST"])(documented)
@@ -114,7 +137,7 @@ def game_blueprint(game: Game) -> Blueprint:
     name = game.title
 
     @blp.route("")
-    @blp.response(200, GameDetail, examples=examples.game_detail(game.id))
+    @blp.response(200, GameDetail, examples=examples.game_detail(game.id), headers=LANGUAGE_HEADERS)
     @described(f"{name}: the game's entry and its default card catalogue.")
     def detail():
         return json_response(stateless.game_detail(game, request_language()))
