@@ -150,18 +150,18 @@ def game_blueprint(game: Game) -> Blueprint:
          f"{name}: every move the acting player(s) may make now.",
          lambda body: stateless.legal_moves(game, body)),
         ("adjudicate", schemas.adjudicate_request, schemas.verdict,
-         f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
-         "violations with code, message and rulebook section).",
+         f"{name}: judge one move\n\nA rule violation is a normal answer (`legal: false`, violations with code, "
+         "message and rulebook section).",
          lambda body: _counted(game, stateless.adjudicate(game, body, request_language()))),
         ("score", schemas.state_request, schemas.score_answer,
          f"{name}: the score sheet and outcome of a state.",
          lambda body: stateless.score(game, body)),
         ("view", schemas.view_request, schemas.view_answer,
-         f"{name}: what one seat (or a spectator, seat null) may see of a state, exactly as a match shows it: "
-         "for apps that keep full states on their own server and show each player only their part.",
+         f"{name}: what one seat may see of a state\n\nExactly as a match shows it to that seat (`seat: null`: a "
+         "spectator): for apps that keep full states on their own server and show each player only their part.",
          lambda body: stateless.view(game, body)),
         ("replay", schemas.replay_request, schemas.replay_answer,
-         f"{name}: apply moves in order; stops at the first illegal move and reports it.",
+         f"{name}: apply moves in order\n\nStops at the first illegal move and reports it.",
          lambda body: stateless.replay(game, body, request_language())),
     )
     for path, request_schema, answer_schema, doc, answer in operations:

@@ -124,9 +124,13 @@ def _authorization() -> str | None:
                    "game cannot be played with", "UnknownGame"),
     "503": docs.STORE_UNAVAILABLE})
 def create_match(body):
-    """Set up a match: the game's first state, stored at version 0. The answer carries one
-    secret per seat (shown only here) and the spectator's view; 422 for an unknown game
-    (pointer /game), a player count or options the game cannot be played with."""
+    """Create a match
+
+    The game's first state, stored at version 0. The answer holds the spectator's view and one
+    secret per seat, shown only here: give each player only their own. Without `seed` the
+    referee draws one and never shows it (whoever knows the seed can deal the same game and
+    see every card). 422 for an unknown game (pointer `/game`), or a player count or options
+    the game cannot be played with."""
     game = GAMES[body["game"]]
     name_game(game.id)
     if body["players"] not in game.player_counts:
@@ -150,13 +154,15 @@ def create_match(body):
          responses={"304": {**docs.NOT_MODIFIED, "headers": {**docs.READ_HEADERS, **docs.WAITED}},
                     **docs.READ_PROBLEMS, "503": docs.WAITING_UNAVAILABLE})
 def get_match(query, match_id):
-    """The match as a spectator sees it, or as seat ``?seat=N`` sees it (with that seat's
-    secret): other seats' hands as counts, no hidden placement, no deck order, no generator.
+    """Read a match
 
-    Polling: with ``If-None-Match`` naming the current ETag the answer is 304 (no body); with
-    ``Prefer: wait=N`` too (RFC 7240, N up to 30 seconds) the request first waits until the
-    match moves on and answers 200 with it, or 304 after N seconds (``Preference-Applied``).
-    503 with Retry-After when too many requests already wait on this server."""
+    The match as a spectator sees it, or as seat `?seat=N` sees it (with that seat's secret):
+    other seats' hands as counts, no hidden placement, no deck order, no generator.
+
+    Polling: with `If-None-Match` naming the current ETag the answer is 304 (no body); with
+    `Prefer: wait=N` too (RFC 7240, N up to 30 seconds) the request first waits until the
+    match moves on and answers 200 with it, or 304 after N seconds (`Preference-Applied`).
+    503 with `Retry-After` when too many requests already wait on this server."""
     seat = query.get("seat")
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -225,9 +231,11 @@ def _preference_applied(response: Response) -> Response:
                               "`errors`)", "SeatNotANumber", "LastEventIdNotAVersion"),
                "503": docs.WAITING_UNAVAILABLE})
 def get_events(query, match_id):
-    """Follow a match live: one event per applied move, as the spectator (or seat ``?seat=N``,
-    with its secret) may read its log entry; resumes after ``Last-Event-ID``; ends with an
-    ``end`` event when the game is over."""
+    """Follow a match live (server-sent events)
+
+    One event per applied move, as the spectator (or seat `?seat=N`, with its secret) may read
+    its log entry; resumes after `Last-Event-ID`; ends with an `end` event when the game is
+    over."""
     seat = query.get("seat")
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -266,8 +274,10 @@ def get_events(query, match_id):
 @blp.doc(operationId="getMatchLog", parameters=docs.READ_PARAMS, security=[{}, {docs.SECURITY_SCHEME: []}],
          responses={"304": docs.NOT_MODIFIED, **docs.READ_PROBLEMS, "503": docs.STORE_UNAVAILABLE})
 def get_log(query, match_id):
-    """The legal moves applied so far, in order, with their events, as a spectator (or seat
-    ``?seat=N``, with its secret) may read them: values hidden from the reader are null."""
+    """Read a match's log
+
+    The legal moves applied so far, in order, with their events, as a spectator (or seat
+    `?seat=N`, with its secret) may read them: values hidden from the reader are null."""
     seat = query.get("seat")
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -288,9 +298,11 @@ def get_log(query, match_id):
                                    "SeatMissing"),
                     "503": docs.STORE_UNAVAILABLE})
 def get_legal_moves(query, match_id):
-    """Every move seat ``?seat=N`` may make now (with its secret), as that seat may see them:
-    a value hidden from the seat is null. Send one of them to ``POST .../moves`` with the ETag.
-    None once the match holds MAX_MATCH_MOVES moves (it takes no more)."""
+    """List a seat's legal moves
+
+    Every move seat `?seat=N` may make now (with its secret), as that seat may see them: a
+    value hidden from the seat is null. Send one of them to `POST .../moves` with the ETag.
+    None once the match holds `MAX_MATCH_MOVES` moves (it takes no more)."""
     seat = query["seat"]
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -335,9 +347,11 @@ def _idempotency_key() -> str | None:
     "428": problem("`If-Match` is missing (or is `*`)", "IfMatchMissing"),
     "503": docs.STORE_UNAVAILABLE})
 def post_move(body, match_id):
-    """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
-    A legal move advances the match by one version atomically (compare-and-set on If-Match);
-    an illegal move is answered 200 with its violations and changes nothing."""
+    """Judge a move in a match
+
+    A move of the match's game by seat `move.player`, its secret in `Authorization`. A legal
+    move advances the match by one version atomically (compare-and-set on `If-Match`); an
+    illegal move is answered 200 with its violations and changes nothing."""
     matches = _matches()
     try:
         versions, weak, malformed = conditions.if_match()
