@@ -13,7 +13,14 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from referee import settings
-from referee.api.body.transport import body_timeout_from_env, forget_body, read_body, unsupported_media
+from referee.api.body.transport import (
+    DEFAULT_MAX_BODY_BYTES,
+    body_timeout_from_env,
+    forget_body,
+    read_body,
+    unsupported_media,
+)
+from referee.api.contract import header_docs
 from referee.api.http import problems
 from referee.api.http.cors import enable_cors
 from referee.api.http.headers import ANSWER_HEADERS_KEY, RequestHeaders
@@ -31,7 +38,6 @@ from referee.service.state_signing import KEYS_VARIABLE, REQUIRED_VARIABLE, Stat
 from referee.service.texts import Text, echo
 from referee.store.deadline import close_budget, open_budget
 
-DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 API_DESCRIPTION = """Referee judges moves of three cat card games: CATATAC, Call of Katulhu and
 Scratch & Catch. Send a state and a move; the answer says whether the move is legal (and if
 not, why, citing the rulebook), the next state, what happened, and the scores. Errors are
@@ -77,14 +83,16 @@ class RefereeApi(Api):
         the media type of its error response components, and without it the contract would
         promise application/json for every error the service answers as a problem."""
         for status in http.HTTPStatus:
-            response = {"description": status.phrase}
+            response = {"description": status.phrase, "headers": header_docs.named("X-Request-ID")}
             content_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
                 content_type = problems.PROBLEM_CONTENT_TYPE
             prepare_response(response, self.spec, content_type)
             self.spec.components.response(status.name, response, lazy=True)
-        default = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        default = {"description": "Any other problem: a failure of the service is a bug",
+                   "schema": self.ERROR_SCHEMA, "headers": header_docs.named("X-Request-ID"),
+                   "examples": {"InternalError": "InternalError"}}
         prepare_response(default, self.spec, problems.PROBLEM_CONTENT_TYPE)
         self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
 
@@ -155,7 +163,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.teardown_request(end_request)
     app.after_request(close_request)
     enable_cors(app)
-    api = RefereeApi(app)
+    api = RefereeApi(app, spec_kwargs={"extra_plugins": [header_docs.AnswerDocs()]})
     api.ma_plugin.converter.add_attribute_function(dict_key_names)
     api.ma_plugin.converter.add_attribute_function(one_of_schemas)
     api.register_blueprint(health_blp)

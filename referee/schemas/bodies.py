@@ -59,11 +59,21 @@ class IllegalStep(Schema):
     violations = fields.List(fields.Nested(ViolationOut), required=True)
 
 
+class GameOption(Schema):
+    """A setup option of a game, as ``GET /v1/games`` describes it."""
+
+    default = fields.Raw(required=True, allow_none=True, metadata={"description": "its value when not given"})
+    description = fields.String(required=True)
+    enum = fields.List(fields.String(), metadata={"description": "the values it may take, when they are few"})
+    items = fields.List(fields.String(), metadata={"description": "the values its list may hold"})
+
+
 class GameInfo(Schema):
     id = fields.String(required=True)
     title = fields.String(required=True)
     players = fields.List(fields.Integer(), required=True, metadata={"description": "allowed player counts"})
-    options = fields.Dict(required=True, metadata={"description": "setup options with defaults"})
+    options = fields.Dict(keys=fields.String(), values=fields.Nested(GameOption), required=True,
+                          metadata={"description": "setup options by name, with their defaults"})
     rules_version = fields.String(required=True)
 
 

@@ -44,6 +44,12 @@ def _move(**kwargs) -> OneOfSchemas:
     return OneOfSchemas([*(module.MOVE for module in _GAME_SCHEMAS.values()), Contribution], combine="anyOf",
                         **kwargs)
 
+
+def _scores(**kwargs) -> OneOfSchemas:
+    """A score sheet of the match's game, as the reader may see it (``Game.visible_scores``:
+    only public parts until the end, so it is shown from version 0 on)."""
+    return OneOfSchemas([module.SCORES for module in _GAME_SCHEMAS.values()], combine="anyOf", **kwargs)
+
 MAX_PLAYERS = 16
 
 
@@ -52,14 +58,15 @@ class MatchCreateRequest(FastEnvelope):
     players = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_PLAYERS),
                              metadata={"description": "number of players (one of the game's allowed counts)"})
     seed = fields.String(validate=validate.Length(min=1, max=200),
-                         metadata={"description": "seed of the generator (docs/rng.md); random and never shown "
-                                                  "when absent. Whoever knows the seed can deal the same game and "
-                                                  "see every hidden card: a seat should not choose it"})
-    options = fields.Dict(metadata={"description": "setup options, as the game's <Game>Options schema"})
+                         metadata={"description": "seed of the generator (docs/rng.md); leave it out: the referee "
+                                                  "then draws one and never shows it. Whoever knows the seed can "
+                                                  "deal the same game and see every hidden card, so give one only "
+                                                  "when the one creating the match does not play"})
+    options = fields.Dict(metadata={"description": "setup options, as the game's `<Game>Options` schema"})
     seeding = fields.String(validate=validate.OneOf(("referee", "joint")), metadata={
-        "description": "without seed: referee (the default): the referee draws the seed and commits to it; joint: "
-                       "the cards are dealt once every seat has sent a contribution (move contribute), from a seed "
-                       "derived from the referee's and every contribution (docs/rng.md). Not with seed"})
+        "description": "without `seed`: `referee` (the default): the referee draws the seed and commits to it; "
+                       "`joint`: the cards are dealt once every seat has sent a contribution (move `contribute`), "
+                       "from a seed derived from the referee's and every contribution (docs/rng.md). Not with `seed`"})
 
 
 class SeatSecret(Schema):
@@ -90,10 +97,13 @@ class Match(Schema):
     seat = fields.Integer(required=True, allow_none=True,
                           metadata={"description": "whose view this is; null: a spectator"})
     state = _view(required=True, allow_none=True, metadata={
-        "description": "the state as this seat (or a spectator) may see it: the game's view (<Game>View); null "
+        "description": "the state as this seat (or a spectator) may see it: the game's view (`<Game>View`); null "
                        "while a jointly seeded match waits for contributions"})
-    scores = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "the game's score sheet once the game is finished; null before (it may depend on hidden cards)"})
+    scores = _scores(required=True, allow_none=True, metadata={
+        "description": "the game's score sheet (`<Game>Scores`) from version 0 on, provisional until the game is "
+                       "finished: only public parts before the end (points cards lying face down are counted, not "
+                       "valued), so every reader sees the same sheet; null while a jointly seeded match waits for "
+                       "contributions"})
     outcome = fields.Nested(OutcomeOut, required=True)
     seeding = fields.Nested(MatchSeeding, required=True)
     created_at = fields.String(required=True, metadata={"description": "RFC 3339 time, UTC"})
@@ -108,7 +118,7 @@ class MatchCreated(Match):
 
 class MoveRequest(FastEnvelope):
     move = _move(required=True, metadata={
-        "description": "a move of the match's game, as the game's <Game>Move schema; move.player is the seat "
+        "description": "a move of the match's game, as the game's `<Game>Move` schema; `move.player` is the seat "
                        "whose secret authorises it"})
 
 
@@ -118,11 +128,12 @@ class MatchVerdict(Schema):
     legal = fields.Boolean(required=True)
     violations = fields.List(fields.Nested(ViolationOut), required=True)
     state = _view(required=True, allow_none=True, metadata={
-        "description": "the next state as the moving seat may see it (<Game>View); null when illegal"})
+        "description": "the next state as the moving seat may see it (`<Game>View`); null when illegal"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened, as the moving seat may see it"})
-    scores = fields.Dict(required=True, allow_none=True,
-                         metadata={"description": "the score sheet once finished, else null"})
+    scores = _scores(required=True, metadata={
+        "description": "the score sheet (`<Game>Scores`) after this answer: of the next state when the move is "
+                       "legal, of the unchanged state when it is not; provisional until the game is finished"})
     outcome = fields.Nested(OutcomeOut, required=True)
     suggestions = fields.List(_move(), required=True, metadata={
         "description": SUGGESTIONS + ". Taken only from the moves this seat may make as it can know them (its "

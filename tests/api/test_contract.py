@@ -9,6 +9,7 @@ from pathlib import Path
 import schemathesis
 import yaml
 from hypothesis import HealthCheck, settings
+from markdown_it import MarkdownIt
 from openapi_spec_validator import validate
 
 from referee.app import create_app
@@ -33,6 +34,37 @@ def test_contract_is_valid_openapi_3_1():
     document = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
     assert document["openapi"].startswith("3.1")
     validate(document)
+
+
+def _texts(node, where=""):
+    """``(where, key, text)`` of every summary and description of the contract (examples aside)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("summary", "description") and isinstance(value, str):
+                yield where, key, value
+            elif key not in ("example", "examples"):
+                yield from _texts(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _texts(value, f"{where}/{index}")
+
+
+def test_descriptions_are_commonmark_and_summaries_plain_text():
+    """OpenAPI 3.1 reads ``description`` as CommonMark, and Swagger UI renders it so: code in
+    single backticks (a reStructuredText double backtick shows as it is), no raw HTML (a
+    ``<Game>View`` outside backticks is an unknown tag, dropped). A ``summary`` is shown as plain
+    text: one short line without Markdown."""
+    markdown = MarkdownIt("commonmark")
+    document = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+    faults = []
+    texts = list(_texts(document))
+    for where, key, text in texts:
+        tokens = [token for block in markdown.parse(text) for token in [block, *(block.children or [])]]
+        if "``" in text or any(token.type.startswith("html") for token in tokens):
+            faults.append(f"{where}/{key}: {text}")
+        if key == "summary" and ("`" in text or "\n" in text or len(text) > 100):
+            faults.append(f"{where}/{key} is not one plain line: {text}")
+    assert len(texts) > 300 and faults == []
 
 
 def test_docs_page_uses_only_local_assets():

@@ -103,8 +103,8 @@ def test_match_examples_are_what_a_real_match_answers():
     """Create the example match, read it, list seat 0's moves, make the example move, read the
     log and seat 0's view: each answer is its example, ids, secrets and times aside."""
     client = APP.test_client()
-    create = next(iter(SPEC["paths"]["/v1/matches"]["post"]["requestBody"]["content"]["application/json"]
-                       ["examples"].values()))["value"]
+    create = SPEC["paths"]["/v1/matches"]["post"]["requestBody"]["content"]["application/json"]["examples"][
+        "seeded"]["value"]
     created = client.post("/v1/matches", json=create)
     assert created.status_code == 201
     match = created.get_json()
@@ -135,3 +135,16 @@ def test_record_examples_are_what_verification_answers():
     for name, request in requests.items():
         answer = APP.test_client().post("/v1/records/verify", json=request["value"])
         assert answer.status_code == 200 and answer.get_json() == answers[expected[name]]["value"], name
+
+
+def test_a_match_is_created_without_a_seed_unless_the_example_says_why():
+    """docs/matches.md, "The seed is the whole deal": whoever knows a match's seed sees every
+    card, so "Try it out" (the first example) lets the referee draw it; the seeded form is a
+    second example that says so."""
+    requests = SPEC["paths"]["/v1/matches"]["post"]["requestBody"]["content"]["application/json"]["examples"]
+    first, *others = requests.values()
+    assert "seed" not in first["value"]
+    assert [example["value"]["seed"] for example in others] == ["example"]
+    assert "see every card" in others[0]["summary"]
+    created = APP.test_client().post("/v1/matches", json=first["value"])
+    assert created.status_code == 201 and "rng" not in created.get_json()["state"]

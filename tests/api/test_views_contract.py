@@ -64,3 +64,18 @@ def test_a_view_with_a_field_the_schema_lacks_does_not_fit():
     view = GAMES["scratch-and-catch"].view(GAMES["scratch-and-catch"].setup(2, "x", {}), None)
     view["deck_order"] = ["C1-1"]
     assert not validator("ScratchAndCatchView").is_valid(view)
+
+
+@pytest.mark.parametrize("component", ["Match", "MatchVerdict"])
+def test_a_matchs_scores_are_the_games_sheet_from_version_0_never_null(component):
+    """docs/matches.md: a match's ``scores`` is the game's score sheet as the reader may see it,
+    during the game too (``Game.visible_scores``). The contract says so: a ``<Game>Scores``,
+    never null, and what every reader is shown at version 0 fits it."""
+    scores = SPEC["components"]["schemas"][component]["properties"]["scores"]
+    check = jsonschema_rs.validator_for({**scores, "components": SPEC["components"]})
+    assert not check.is_valid(None) and "null" not in scores["description"]
+    for game in GAMES.values():
+        state = game.setup(2, "scores", {})
+        for seat in (None, 0, 1):
+            assert check.is_valid(game.visible_scores(state, seat)), (game.id, seat)
+    assert not check.is_valid({"players": [{"player": 0, "total": "many"}]})

@@ -52,3 +52,33 @@ def test_docs_page_renders_every_operation_without_console_errors(service_url):
     assert console_errors == []
     assert page_errors == []
     assert foreign == []
+
+
+def test_docs_page_shows_markdown_and_real_problem_examples(service_url, browser):
+    """No rendered text holds a double backtick (descriptions are CommonMark, as OpenAPI says;
+    the match operations, whose descriptions hold the most code, are opened); a move's 412 shows
+    the problem the service answers, not Swagger UI's "string" placeholders; a match is created
+    without a seed unless asked."""
+    page = browser.new_page()
+    try:
+        page.goto(f"{service_url}/docs", wait_until="networkidle")
+        page.wait_for_selector(".opblock-summary", timeout=30_000)
+        summaries = page.locator(".opblock:has([data-path^='/v1/matches']) .opblock-summary")
+        opened = summaries.count()
+        for index in range(opened):
+            summaries.nth(index).click()
+        page.wait_for_function("n => document.querySelectorAll('.opblock.is-open .responses-table').length === n",
+                               arg=opened, timeout=60_000)
+        text = page.inner_text("body")
+        move = page.locator(".opblock-post:has([data-path='/v1/matches/{match_id}/moves'])")
+        stale = move.locator("tr.response[data-code='412']").inner_text()
+        create = page.locator(".opblock-post:has([data-path='/v1/matches'])")
+        create_body = create.locator(".opblock-section-request-body").inner_text()
+    finally:
+        page.close()
+    assert opened == 6
+    assert "Polling: with If-None-Match" in text   # (a description, rendered: code without its backticks)
+    assert "``" not in text
+    assert '"type": "/problems/precondition-failed"' in stale
+    assert '"status": 412' in stale and '"string"' not in stale
+    assert '"players": 2' in create_body and '"seed"' not in create_body

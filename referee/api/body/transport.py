@@ -37,12 +37,13 @@ from flask import Flask, Request, Response
 from werkzeug.wsgi import get_content_length
 
 from referee import settings
-from referee.api.http.problems import body_too_large, problem_response
+from referee.api.http.problems import body_too_large, body_too_slow, problem_response
 from referee.schemas.compiled import BODY_HOLDS_FLOAT
 from referee.service.texts import Text, echo
 
 READ_SIZE = 16 * 1024
 DEFAULT_BODY_TIMEOUT_SECONDS = 10.0
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024   # REFEREE_MAX_BODY_BYTES when unset
 BODY_MIN_RATE = 16 * 1024   # bytes per second a slow body earns one more second with
 # The environ key of the body read whole here, for the JSON parser (referee.api.body.parsing).
 BODY_KEY = "referee.body"
@@ -167,11 +168,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
                 return body_too_large(limit)
     except _BodyTimeout:
         _close_reading(environ)
-        return problem_response(408, Text("The request body did not arrive within {seconds} seconds "
-                                          "(REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received). Send the "
-                                          "request again, its whole body at once, on a new connection.",
-                                          seconds=f"{allowed:g}"),
-                                title="Request body too slow", slug="request-timeout")
+        return body_too_slow(allowed)
     except Exception as error:  # noqa: BLE001 - the server's body readers raise their own types
         _close_reading(environ)
         if chunked:

@@ -1,7 +1,8 @@
 """Examples of the contract: the request and answer bodies of every operation, computed from
 real setups (2 players, seed "example") by the code that serves them, so that they always fit
-the schemas (tests/test_examples.py checks them against the contract and, for matches,
-against the answers of a real match).
+the schemas (tests/api/test_examples.py checks them against the contract and, for matches,
+against the answers of a real match). A match is created without a seed in the first
+example: a seed someone knows shows every card.
 
 Each function answers OpenAPI ``examples`` maps: ``{name: {"summary", "value"}}``.
 """
@@ -151,7 +152,8 @@ def _match_run() -> dict:
              "events": run["verdict"]["events"], "redacted": False}
     stored = {**entry, "at": MOVED, **information.disclose(game.disclosure, run["state"], run["move"],
                                                              run["verdict"]["events"])}
-    return {"create": {"game": MATCH_GAME, "players": PLAYERS, "seed": SEED}, "created": created,
+    return {"create": {"game": MATCH_GAME, "players": PLAYERS}, "seeded": {"game": MATCH_GAME, "players": PLAYERS,
+                                                                          "seed": SEED}, "created": created,
             "meta": meta, "after": after, "stored": stored,
             "seat_view": seat_view, "moves": moves, "move": run["move"], "verdict": verdict,
             "log": {"id": MATCH_ID, "game": MATCH_GAME, "version": 1, "seat": None, "entries": [entry]}}
@@ -164,8 +166,13 @@ def match_operation(operation: str) -> tuple[dict | None, dict]:
     run = _match_run()
     title = GAMES[MATCH_GAME].title
     if operation == "createMatch":
-        return (named("create", f"{title}, {PLAYERS} players, seed {SEED!r}", run["create"]),
-                named("created", "version 0, the spectator's view and one secret per seat", run["created"]))
+        requests = named("create", f"{title}, {PLAYERS} players: the referee draws the seed and never shows it",
+                         run["create"])
+        requests.update(named("seeded", f"the same with a chosen seed ({SEED!r}): whoever knows it can deal the "
+                                        "same game and see every card, so only for one who deals and does not play",
+                              run["seeded"]))
+        return requests, named("created", f"version 0, the spectator's view and one secret per seat (the deal of "
+                                          f"seed {SEED!r})", run["created"])
     if operation == "getMatch":
         return None, named("seat_0", "seat 0's view (?seat=0 with its secret) after its first move", run["seat_view"])
     if operation == "getMatchLegalMoves":

@@ -33,6 +33,7 @@ from referee.service.matches import etag
 from referee.service.texts import Text, echo
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+STORE_RETRY_AFTER_SECONDS = 1   # Retry-After of a 503 for a match store that does not answer
 
 # slug -> what the problem means and what to do about it (served at /problems/<slug>).
 PROBLEM_TYPES = {
@@ -69,6 +70,8 @@ PROBLEM_TYPES = {
                       "(docs/matches.md, Limits); the detail names the limit.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints "
                          "keep working.",
+    "too-many-waiting": "This server already holds as many waiting requests (long-polls, event streams) as it "
+                        "allows (REFEREE_MAX_WAITING); retry after Retry-After seconds.",
     "internal": "The service failed; this is a bug.",
     "unavailable": "The service cannot answer now; retry later.",
 }
@@ -120,6 +123,25 @@ def body_too_large(limit: int | None, headers: Mapping[str, str] | None = None) 
                       "REFEREE_MAX_BODY_BYTES). Send a smaller body (a long replay in parts, each from the state "
                       "the last part ended on).", limit=limit)
     return problem_response(413, detail, headers=headers)
+
+
+def body_too_slow(allowed: float) -> Response:
+    """408: the request body did not arrive within ``allowed`` seconds
+    (REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received)."""
+    return problem_response(408, Text("The request body did not arrive within {seconds} seconds "
+                                      "(REFEREE_BODY_TIMEOUT_SECONDS, one more per 16 KiB received). Send the "
+                                      "request again, its whole body at once, on a new connection.",
+                                      seconds=f"{allowed:g}"),
+                            title="Request body too slow", slug="request-timeout")
+
+
+def store_unavailable() -> Response:
+    """503: the match store did not answer within the request's store deadline."""
+    return problem_response(503, Text("The match store does not answer: try again after Retry-After seconds. A "
+                                      "move sent now may have landed: send it again with the same Idempotency-Key, "
+                                      "or read the match. Stateless operations (/v1/games/...) keep working."),
+                            title="Match store unavailable",
+                            slug="store-unavailable", headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)})
 
 
 def from_problem_error(error: ProblemError) -> Response:

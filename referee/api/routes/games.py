@@ -10,6 +10,7 @@ from flask import Response, g
 
 from referee.api.body.parsing import Blueprint, with_fast_body
 from referee.api.contract import examples
+from referee.api.contract.header_docs import named, optional, problem
 from referee.api.http.languages import language_of_request
 from referee.api.ops.metrics import count_verdict
 from referee.engine.core import Game
@@ -55,6 +56,18 @@ def described(text: str):
     return decorate
 
 
+# The problem example of a body the schema refuses, per operation, and whether the answer
+# names its language (verdict messages: adjudicate, replay).
+_UNFIT = {"setup": "SetupUnfit", "legal-moves": "StateMissing", "adjudicate": "AdjudicateUnfit",
+          "score": "StateMissing", "view": "ViewUnfit", "replay": "ReplayUnfit"}
+_JUDGED = {"adjudicate", "replay"}
+LANGUAGE_HEADERS = named("Content-Language", "Vary")
+# An impossible state is refused after the language of the messages was chosen.
+_JUDGED_PROBLEM_HEADERS = {**optional("Content-Language", "when the state was read to be judged (an impossible "
+                                                          "state)"),
+                           **optional("Vary", "with `Content-Language`")}
+
+
 def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, doc: str, answer,
                     game_id: str, state_keys: StateKeys) -> None:
     """Register ``POST <blp>/<path>``: the body loaded with ``request_schema`` (422 otherwise),
@@ -68,8 +81,18 @@ def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, do
     view.__name__ = path.replace("-", "_")  # the endpoint name, unique within the blueprint
     view.__doc__ = doc
     request_examples, answer_examples = examples.game_operation(game_id, path)
+    judged = path in _JUDGED
+    unfit = problem("The body does not fit the operation's schema, or holds a state that cannot exist in the game "
+                    "(JSON pointers in `errors`)", _UNFIT[path], headers=_JUDGED_PROBLEM_HEADERS if judged else None)
+    problems = {"422": unfit}
+    if path == "replay":
+        problems["413"] = problem("The body is larger than REFEREE_MAX_BODY_BYTES, or the replay asks for more work "
+                                  "than the service's limits allow (`MAX_REPLAY_WORK`, `MAX_REPLAY_STATE_BYTES`: "
+                                  "pointer `/moves` or `/include_states`)")
     documented = blp.arguments(request_schema, examples=request_examples)(
-        blp.response(200, answer_schema, examples=answer_examples)(view))
+        blp.response(200, answer_schema, examples=answer_examples,
+                     headers=LANGUAGE_HEADERS if judged else None)(
+            blp.doc(responses=problems)(view)))
     if isinstance(request_schema, FastEnvelope):  # (state and move envelopes: the busiest operations)
         documented = with_fast_body(request_schema, documented, view)
     blp.route(f"/{path}", methods=["POST"])(documented)
@@ -89,7 +112,7 @@ def game_blueprint(game: Game, state_keys: StateKeys = NO_KEYS) -> Blueprint:
     name = game.title
 
     @blp.route("")
-    @blp.response(200, GameDetail, examples=examples.game_detail(game.id))
+    @blp.response(200, GameDetail, examples=examples.game_detail(game.id), headers=LANGUAGE_HEADERS)
     @described(f"{name}: the game's entry and its default card catalogue.")
     def detail():
         return json_response(stateless.game_detail(game, request_language()))
@@ -102,18 +125,18 @@ def game_blueprint(game: Game, state_keys: StateKeys = NO_KEYS) -> Blueprint:
          f"{name}: every move the acting player(s) may make now.",
          lambda body: stateless.legal_moves(game, body)),
         ("adjudicate", schemas.adjudicate_request, schemas.verdict,
-         f"{name}: judge one move. A rule violation is a normal answer (legal: false, "
-         "violations with code, message and rulebook section).",
+         f"{name}: judge one move\n\nA rule violation is a normal answer (`legal: false`, violations with code, "
+         "message and rulebook section).",
          lambda body: _counted(game, stateless.adjudicate(game, body, request_language()))),
         ("score", schemas.state_request, schemas.score_answer,
          f"{name}: the score sheet and outcome of a state.",
          lambda body: stateless.score(game, body)),
         ("view", schemas.view_request, schemas.view_answer,
-         f"{name}: what one seat (or a spectator, seat null) may see of a state, exactly as a match shows it: "
-         "for apps that keep full states on their own server and show each player only their part.",
+         f"{name}: what one seat may see of a state\n\nExactly as a match shows it to that seat (`seat: null`: a "
+         "spectator): for apps that keep full states on their own server and show each player only their part.",
          lambda body: stateless.view(game, body)),
         ("replay", schemas.replay_request, schemas.replay_answer,
-         f"{name}: apply moves in order; stops at the first illegal move and reports it.",
+         f"{name}: apply moves in order\n\nStops at the first illegal move and reports it.",
          lambda body: stateless.replay(game, body, request_language())),
     )
     for path, request_schema, answer_schema, doc, answer in operations:

@@ -27,8 +27,9 @@ from referee.api.body.parsing import Blueprint, fast_body
 from referee.api.body.transport import close_after_answer
 from referee.api.contract import examples
 from referee.api.contract import match_docs as docs
+from referee.api.contract.header_docs import named, problem
 from referee.api.http import conditions
-from referee.api.http.problems import ProblemError, problem_response
+from referee.api.http.problems import ProblemError, store_unavailable
 from referee.api.ops import live, stopping
 from referee.api.ops.metrics import count_store_error, count_verdict, name_game
 from referee.api.routes.games import json_response, language_of_request
@@ -59,7 +60,6 @@ from referee.settings import configured
 from referee.store import StoreUnavailable, store_from_env
 from referee.store.snapshot_cache import RecentSnapshots, max_bytes_from_env
 
-RETRY_AFTER_SECONDS = 1
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 MOVE_REQUEST = MoveRequest()
 
@@ -129,8 +129,8 @@ def _authorization() -> str | None:
 
 @blp.route("", methods=["POST"])
 @blp.arguments(MatchCreateRequest(), examples=examples.match_operation("createMatch")[0])
-@blp.response(201, MatchCreated, examples=examples.match_operation("createMatch")[1], headers={
-    "Location": {"description": "the match's URL", "schema": {"type": "string"}}, **docs.ETAG_HEADER})
+@blp.response(201, MatchCreated, examples=examples.match_operation("createMatch")[1],
+              headers=named("Location", "ETag", "Cache-Control"))
 @blp.doc(operationId="createMatch", responses={
     201: {"links": {
         "GetMatch": {"operationId": "getMatch", "parameters": docs.MATCH_ID,
@@ -142,11 +142,17 @@ def _authorization() -> str | None:
                                     "header.Authorization": "Bearer {$response.body#/seats/0/secret}"},
                      "description": "a move by seat 0 in the match just created, at the version just created"},
     }},
-    "422": docs.INVALID, "503": docs.UNAVAILABLE})
+    "422": problem("The body does not fit: an unknown game (pointer `/game`), a player count or options the "
+                   "game cannot be played with", "UnknownGame"),
+    "503": docs.STORE_UNAVAILABLE})
 def create_match(body):
-    """Set up a match: the game's first state, stored at version 0. The answer carries one
-    secret per seat (shown only here) and the spectator's view; 422 for an unknown game
-    (pointer /game), a player count or options the game cannot be played with."""
+    """Create a match
+
+    The game's first state, stored at version 0. The answer holds the spectator's view and one
+    secret per seat, shown only here: give each player only their own. Without `seed` the
+    referee draws one and never shows it (whoever knows the seed can deal the same game and
+    see every card). 422 for an unknown game (pointer `/game`), or a player count or options
+    the game cannot be played with."""
     game = GAMES[body["game"]]
     name_game(game.id)
     if body["players"] not in game.player_counts:
@@ -170,19 +176,22 @@ def create_match(body):
 
 @blp.route("/<string:match_id>", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
-@blp.response(200, Match, examples=examples.match_operation("getMatch")[1], headers=docs.ETAG_HEADER)
+@blp.response(200, Match, examples=examples.match_operation("getMatch")[1],
+              headers={**docs.READ_HEADERS, **docs.WAITED})
 @blp.doc(operationId="getMatch", parameters=[*docs.READ_PARAMS, docs.PREFER_WAIT],
          security=[{}, {docs.SECURITY_SCHEME: []}],
-         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
-                    "422": docs.INVALID, "503": docs.UNAVAILABLE})
+         responses={"304": {**docs.NOT_MODIFIED, "headers": {**docs.READ_HEADERS, **docs.WAITED}},
+                    **docs.READ_PROBLEMS, "503": docs.WAITING_UNAVAILABLE})
 def get_match(query, match_id):
-    """The match as a spectator sees it, or as seat ``?seat=N`` sees it (with that seat's
-    secret): other seats' hands as counts, no hidden placement, no deck order, no generator.
+    """Read a match
 
-    Polling: with ``If-None-Match`` naming the current ETag the answer is 304 (no body); with
-    ``Prefer: wait=N`` too (RFC 7240, N up to 30 seconds) the request first waits until the
-    match moves on and answers 200 with it, or 304 after N seconds (``Preference-Applied``).
-    503 with Retry-After when too many requests already wait on this server."""
+    The match as a spectator sees it, or as seat `?seat=N` sees it (with that seat's secret):
+    other seats' hands as counts, no hidden placement, no deck order, no generator.
+
+    Polling: with `If-None-Match` naming the current ETag the answer is 304 (no body); with
+    `Prefer: wait=N` too (RFC 7240, N up to 30 seconds) the request first waits until the
+    match moves on and answers 200 with it, or 304 after N seconds (`Preference-Applied`).
+    503 with `Retry-After` when too many requests already wait on this server."""
     seat = query.get("seat")
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -234,27 +243,31 @@ def _preference_applied(response: Response) -> Response:
 
 @blp.route("/<string:match_id>/events", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
-@blp.response(200, content_type="text/event-stream", description=(
-    "server-sent events: `retry`, then per applied move `id: <version>`, `event: move`, `data: <log entry as the "
+@blp.response(200, content_type="text/event-stream", headers=named("Cache-Control", "Vary", "X-Accel-Buffering"),
+              description=(
+    "Server-sent events: `retry`, then per applied move `id: <version>`, `event: move`, `data: <log entry as the "
     "reader sees it>`; `: heartbeat` comments when idle; `event: end` (data: outcome and scores) when the game is "
     "over, its `id` the final version; `event: gone` when the match expired, `event: unavailable` when the store "
-    "stops answering"))
+    "stops answering."))
 @blp.doc(operationId="getMatchEvents", parameters=[{"in": "query", "schema": SeatQuery}, {
     "in": "header", "name": "Last-Event-ID", "required": False,
     "schema": {"type": "string", "pattern": r"^[ \t]*[0-9]{0,18}[ \t]*$"},
-    "description": "resume after this version (sent again by EventSource on reconnection); absent or empty: after "
-                   "the current version"}], security=[{}, {docs.SECURITY_SCHEME: []}],
+    "description": "Resume after this version (sent again by EventSource on reconnection); absent or empty: after "
+                   "the current version."}], security=[{}, {docs.SECURITY_SCHEME: []}],
     responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"},
                                                        "examples": examples.match_operation("getMatchEvents")[1]}}},
                204: docs.EVENTS_ENDED,
-               "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
-               "503": docs.UNAVAILABLE})
+               **docs.READ_PROBLEMS,
+               "422": problem("`?seat=` is not a seat number, or `Last-Event-ID` not a version (JSON pointers in "
+                              "`errors`)", "SeatNotANumber", "LastEventIdNotAVersion"),
+               "503": docs.WAITING_UNAVAILABLE})
 def get_events(query, match_id):
-    """Follow a match live: one event per applied move, as the spectator (or seat ``?seat=N``,
-    with its secret) may read its log entry; resumes after ``Last-Event-ID``; ends with an
-    ``end`` event when the game is over. A reader that already has the ``end`` event (its
-    ``Last-Event-ID`` is the final version or beyond) gets 204 No Content, which tells an
-    ``EventSource`` to stop reconnecting."""
+    """Follow a match live (server-sent events)
+
+    One event per applied move, as the spectator (or seat `?seat=N`, with its secret) may read
+    its log entry; resumes after `Last-Event-ID`; ends with an `end` event when the game is
+    over. A reader that already has the `end` event (its `Last-Event-ID` is the final version
+    or beyond) gets 204 No Content, which tells an `EventSource` to stop reconnecting."""
     seat = query.get("seat")
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -302,13 +315,14 @@ def _no_more_events() -> Response:
 
 @blp.route("/<string:match_id>/log", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
-@blp.response(200, MatchLog, examples=examples.match_operation("getMatchLog")[1], headers=docs.ETAG_HEADER)
+@blp.response(200, MatchLog, examples=examples.match_operation("getMatchLog")[1], headers=docs.READ_HEADERS)
 @blp.doc(operationId="getMatchLog", parameters=docs.READ_PARAMS, security=[{}, {docs.SECURITY_SCHEME: []}],
-         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
-                    "422": docs.INVALID, "503": docs.UNAVAILABLE})
+         responses={"304": docs.NOT_MODIFIED, **docs.READ_PROBLEMS, "503": docs.STORE_UNAVAILABLE})
 def get_log(query, match_id):
-    """The legal moves applied so far, in order, with their events, as a spectator (or seat
-    ``?seat=N``, with its secret) may read them: values hidden from the reader are null."""
+    """Read a match's log
+
+    The legal moves applied so far, in order, with their events, as a spectator (or seat
+    `?seat=N`, with its secret) may read them: values hidden from the reader are null."""
     seat = query.get("seat")
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -322,14 +336,18 @@ def get_log(query, match_id):
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
 @blp.arguments(SeatRequiredQuery(), location="query")
 @blp.response(200, legal_moves_doc(), examples=examples.match_operation("getMatchLegalMoves")[1],
-              headers=docs.ETAG_HEADER)
+              headers=docs.READ_HEADERS)
 @blp.doc(operationId="getMatchLegalMoves", security=[{docs.SECURITY_SCHEME: []}],
-         responses={"401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
-                    "503": docs.UNAVAILABLE})
+         responses={**docs.READ_PROBLEMS,
+                    "422": problem("`?seat=` is missing or not a seat number (JSON pointers in `errors`)",
+                                   "SeatMissing"),
+                    "503": docs.STORE_UNAVAILABLE})
 def get_legal_moves(query, match_id):
-    """Every move seat ``?seat=N`` may make now (with its secret), as that seat may see them:
-    a value hidden from the seat is null. Send one of them to ``POST .../moves`` with the ETag.
-    None once the match holds MAX_MATCH_MOVES moves (it takes no more)."""
+    """List a seat's legal moves
+
+    Every move seat `?seat=N` may make now (with its secret), as that seat may see them: a
+    value hidden from the seat is null. Send one of them to `POST .../moves` with the ETag.
+    None once the match holds `MAX_MATCH_MOVES` moves (it takes no more)."""
     seat = query["seat"]
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
@@ -351,31 +369,37 @@ def _idempotency_key() -> str | None:
 @fast_body(MOVE_REQUEST)
 @blp.arguments(MOVE_REQUEST, examples=examples.match_operation("postMove")[0])
 @blp.response(200, MatchVerdict, examples=examples.match_operation("postMove")[1],
-              description="The verdict (a rule violation is a normal answer: legal false, "
-                          "and the match does not change)", headers=docs.ETAG_HEADER)
+              description="The verdict (a rule violation is a normal answer: `legal: false`, "
+                          "and the match does not change)",
+              headers=named("ETag", "Content-Language", "Vary", "Idempotent-Replayed"))
 @blp.doc(operationId="postMove", security=[{docs.SECURITY_SCHEME: []}], parameters=[
     {"in": "header", "name": "If-Match", "required": True,
      "schema": {"type": "string", "pattern": conditions.IF_MATCH_PATTERN},
-     "description": "the ETag of the version the move was chosen on, quoted as the ETag header gives it "
-                    "(\"3\"); compared strongly (RFC 9110 section 13.1.1), so a weak tag W/\"3\" never matches"},
+     "description": "The ETag of the version the move was chosen on, quoted as the ETag header gives it "
+                    "(`\"3\"`); compared strongly (RFC 9110 section 13.1.1), so a weak tag `W/\"3\"` never "
+                    "matches."},
     {"in": "header", "name": "Idempotency-Key", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": docs.MAX_KEY_LENGTH, "pattern": r"^[\x21-\x7e]+$"},
-     "description": "makes retries safe: a retry with the same key and body gets the stored answer; the same key "
+     "description": "Makes retries safe: a retry with the same key and body gets the stored answer; the same key "
                     "with another body is answered 422. A key is the moving seat's own: another seat's use of the "
                     "same key neither spends it nor is ever answered to this seat. Keys expire with the match."},
 ], responses={
     "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
-    "400": docs.problem(400, "If-Match is not a list of quoted entity tags (RFC 9110 section 8.8.3)"),
-    "412": docs.problem(412, "If-Match names another version than the match's (or only weak tags, which never "
-                         "match); ETag carries the current one", docs.ETAG_HEADER),
-    "422": docs.problem(422, "The body does not fit the game's move schema, the seat used the Idempotency-Key "
-                         "with another body, or the match has reached its limit of moves (MAX_MATCH_MOVES)"),
-    "428": docs.problem(428, "If-Match is missing (or is *)"),
-    "503": docs.UNAVAILABLE})
+    "400": problem("The body is not JSON, or `If-Match` is not a list of quoted entity tags (RFC 9110 section "
+                   "8.8.3)", "IfMatchMalformed"),
+    "412": problem("`If-Match` names another version than the match's (or only weak tags, which never match); "
+                   "`ETag` carries the current one", "StaleVersion", headers=docs.ETAG_HEADER),
+    "422": problem("The body does not fit the game's move schema, the seat used the `Idempotency-Key` with "
+                   "another body, or the match has reached its limit of moves (`MAX_MATCH_MOVES`)",
+                   "IdempotencyKeyReused"),
+    "428": problem("`If-Match` is missing (or is `*`)", "IfMatchMissing"),
+    "503": docs.STORE_UNAVAILABLE})
 def post_move(body, match_id):
-    """Judge a move of the match's game by seat ``move.player`` (its secret in Authorization).
-    A legal move advances the match by one version atomically (compare-and-set on If-Match);
-    an illegal move is answered 200 with its violations and changes nothing."""
+    """Judge a move in a match
+
+    A move of the match's game by seat `move.player`, its secret in `Authorization`. A legal
+    move advances the match by one version atomically (compare-and-set on `If-Match`); an
+    illegal move is answered 200 with its violations and changes nothing."""
     matches = _matches()
     try:
         versions, weak, malformed = conditions.if_match()
@@ -415,11 +439,7 @@ def post_move(body, match_id):
 def _unavailable(error: StoreUnavailable) -> Response:
     current_app.logger.warning("match store unavailable: %s", error)
     count_store_error()
-    return problem_response(503, Text("The match store does not answer: try again after Retry-After seconds. A "
-                                      "move sent now may have landed: send it again with the same Idempotency-Key, "
-                                      "or read the match. Stateless operations (/v1/games/...) keep working."),
-                            title="Match store unavailable",
-                            slug="store-unavailable", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return store_unavailable()
 
 
 def register_matches(app: Flask, api: Api) -> None:

@@ -14,6 +14,7 @@ from flask import Response, current_app, request
 from referee.api.body.parsing import Blueprint
 from referee.api.contract import examples
 from referee.api.contract import match_docs as docs
+from referee.api.contract.header_docs import problem
 from referee.api.http import conditions
 from referee.api.routes.games import json_response
 from referee.schemas.matches import SeatQuery
@@ -29,15 +30,17 @@ blp = Blueprint("records", __name__, url_prefix="/v1",
 @blp.arguments(SeatQuery(), location="query")
 @blp.response(200, Record, headers=docs.ETAG_HEADER, examples=examples.record_operation("getMatchRecord")[1])
 @blp.doc(operationId="getMatchRecord", parameters=docs.READ_PARAMS, security=[{}, {docs.SECURITY_SCHEME: []}],
-         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN,
-                    "404": docs.problem(404, "No such match (or it expired), or a match that kept no record"),
-                    "422": docs.INVALID, "503": docs.UNAVAILABLE})
+         responses={"304": docs.NOT_MODIFIED, **docs.READ_PROBLEMS,
+                    "404": problem("No such match (or it expired), or a match that kept no record", "NoSuchMatch"),
+                    "503": docs.STORE_UNAVAILABLE})
 def get_record(query, match_id):
-    """The whole match as one document (docs/records.md): options, seeding, first state, every
-    move with its events, last state, scores and outcome, as a spectator (or seat ``?seat=N``,
-    with its secret) may see them during the game: exactly what its view and log show. Once the
-    game is over the record is complete for every reader: the seed and salt, every deal and
-    every hidden choice, ready for ``POST /v1/records/verify`` or ``referee verify``."""
+    """The whole match as one document
+
+    Options, seeding, first state, every move with its events, last state, scores and outcome
+    (docs/records.md), as a spectator (or seat `?seat=N`, with its secret) may see them during
+    the game: exactly what its view and log show. Once the game is over the record is complete
+    for every reader: the seed and salt, every deal and every hidden choice, ready for
+    `POST /v1/records/verify` or `referee verify`."""
     seat = query.get("seat")
     matches = current_app.extensions["referee.matches"]
     snap, meta = matches.read(match_id, seat, request.environ.get("HTTP_AUTHORIZATION"))
@@ -52,14 +55,15 @@ def get_record(query, match_id):
               description="The verdict: a record that departs from the rules is a normal answer (valid false, "
                           "with a pointer to the first discrepancy)")
 @blp.doc(operationId="verifyRecord", responses={
-    "413": docs.problem(413, "More moves than a request may replay (MAX_REPLAY_MOVES, MAX_REPLAY_WORK): verify "
-                             "with the command line"),
-    "422": docs.problem(422, "The body is not a record (JSON pointers in errors)")})
+    "413": problem("More moves than a request may replay (`MAX_REPLAY_MOVES`, `MAX_REPLAY_WORK`), or a body over "
+                   "`REFEREE_MAX_BODY_BYTES`: verify with the command line", "BodyTooLarge"),
+    "422": problem("The body is not a record (JSON pointers in `errors`)")})
 def verify_record(record):
-    """Verify a complete record offline: the commitment, the deal from the revealed seed, every
-    move through the rules, every logged event, the last state, the scores and the outcome.
-    Answers ``{"valid": true}`` or ``{"valid": false, "pointer", "detail"}`` naming the first
-    discrepancy."""
+    """Verify a complete match record
+
+    Checks the commitment, the deal from the revealed seed, every move through the rules, every
+    logged event, the last state, the scores and the outcome. Answers `{"valid": true}` or
+    `{"valid": false, "pointer", "detail"}` naming the first discrepancy."""
     verify.check_work(record)
     return json_response(verify.verify(record, verify.share_the_worker).to_json())
 
