@@ -127,8 +127,8 @@ class Seeded(Game):
     def score(self, state: State) -> tuple[dict, Outcome]:
         return ({}, UNFINISHED) if is_pending(state) else self.game.score(state)
 
-    def visible_scores(self, state: State, seat: int | None, sheet: dict | None = None) -> dict:
-        return {} if is_pending(state) else self.game.visible_scores(state, seat, sheet)
+    def visible_scores(self, state: State, seat: int | None, sheet: dict | None = None) -> dict | None:
+        return None if is_pending(state) else self.game.visible_scores(state, seat, sheet)
 
     def view(self, state: State, seat: int | None) -> State:
         """Nothing of a pending state (null), else the game's view."""

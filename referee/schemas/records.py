@@ -35,7 +35,7 @@ class RecordEntry(Schema):
                             metadata={"description": "the seat that moved"})
     at = fields.String(required=True, metadata={"description": "RFC 3339 time, UTC (not verified)"})
     move = fields.Dict(required=True, metadata={
-        "description": "the move (<Game>Move); values hidden from this reader are null until complete"})
+        "description": "the move (`<Game>Move`); values hidden from this reader are null until complete"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened (docs/events.md); values hidden from this reader are null until complete"})
     redacted = StrictBoolean(required=True, metadata={"description": "whether values were hidden from this reader"})
@@ -50,8 +50,8 @@ class RecordOutcome(Schema):
 
 class RecordFinal(Schema):
     state = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "the state at the record's version: the reader's view (<Game>View) during the game, the "
-                       "full state (<Game>State) once complete; null before a joint deal"})
+        "description": "the state at the record's version: the reader's view (`<Game>View`) during the game, the "
+                       "full state (`<Game>State`) once complete; null before a joint deal"})
     scores = fields.Dict(required=True, allow_none=True, metadata={"description": "the game's score sheet"})
     outcome = fields.Nested(RecordOutcome, required=True)
 
@@ -70,7 +70,7 @@ class Record(Schema):
     complete = StrictBoolean(required=True, metadata={
         "description": "the game is over: the record shows everything to every reader and can be verified"})
     options = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "complete: the options as the creation request gave them (<Game>Options); during the game: "
+        "description": "complete: the options as the creation request gave them (`<Game>Options`); during the game: "
                        "the options as the reader's view of the first state shows them (null before a joint deal)"})
     seeding = fields.Nested(RecordSeeding, required=True)
     start = fields.Dict(required=True, allow_none=True, metadata={
