@@ -112,12 +112,24 @@ def on_starting(server):
         raise SystemExit(message)
 
 
+def asks_to_close(headers) -> bool:
+    """Whether the request's Connection fields (gunicorn's ``(NAME, value)`` pairs) list the
+    ``close`` option, alone or among others, on any line (RFC 9110 section 7.6.1)."""
+    return any(option.strip(" \t").lower() == "close"
+               for name, value in headers if name == "CONNECTION" for option in value.split(","))
+
+
 def pre_request(worker, req):
     """Log the request at debug level (gunicorn's own hook does), and let the application
     close its connection: an answer given before the body arrived whole (408, 400) then says
-    ``Connection: close`` as it closes (referee/api/body/transport.py, CONNECTION_CLOSER)."""
+    ``Connection: close`` as it closes (referee/api/body/transport.py, CONNECTION_CLOSER).
+    A request whose Connection lists ``close`` is closed after its answer, which says so (RFC
+    9112 section 9.6: MUST); gunicorn itself sees the option only when it is the whole of the
+    first Connection line."""
     worker.log.debug("%s %s", req.method, req.path)
     _connection_closer.set(req.force_close)
+    if asks_to_close(req.headers):
+        req.force_close()
 
 
 def pre_fork(server, worker):
