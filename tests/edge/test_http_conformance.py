@@ -49,3 +49,83 @@ def test_a_close_option_among_others_closes_the_connection(server, fields):
 def test_without_a_close_option_the_connection_stays_open(server):
     answer = exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: referee\r\nConnection: TE\r\nTE: trailers\r\n\r\n")
     assert answer.status == 200 and answer.headers["connection"] == "keep-alive" and not answer.closed
+
+
+# -- Host and the request-target (RFC 9112 section 3.2) --------------------------------------------
+
+@pytest.mark.parametrize("head", [
+    b"GET /healthz HTTP/1.1\r\n\r\n",                                   # HTTP/1.1 without Host
+    b"GET /healthz HTTP/1.1\r\nHost: referee example\r\n\r\n",          # a space is in no host
+    b"GET /healthz HTTP/1.1\r\nHost: referee:http\r\n\r\n",             # port = *DIGIT
+    b"GET /healthz HTTP/1.1\r\nHost: [::1\r\n\r\n",                     # an IP-literal is bracketed
+    b"GET /healthz HTTP/1.1\r\nHost: [not-an-address]:80\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: user@referee\r\n\r\n",             # no userinfo in Host
+    b"GET /healthz HTTP/1.0\r\nHost: referee/x\r\n\r\n",                # invalid in any version
+    b"GET /healthz HTTP/1.1\r\nHost: referee\r\nHost: referee\r\n\r\n",  # more than one (gunicorn's own)
+])
+def test_a_missing_or_invalid_host_is_400(server, head):
+    """RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request without Host,
+    and to any request with more than one Host or an invalid one (RFC 9110 section 7.2:
+    uri-host [":" port])."""
+    answer = exchange(server.port, head)
+    assert answer.status == 400
+    assert problem_type(answer) == "/problems/malformed-request"
+
+
+def test_a_missing_host_is_400_also_with_a_body_and_the_body_is_not_read(server):
+    answer = exchange(server.port, b"POST /v1/games/scratch-and-catch/setup HTTP/1.1\r\n"
+                                   b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+    assert answer.status == 400 and problem_type(answer) == "/problems/malformed-request"
+    assert answer.headers["connection"] == "close" and answer.closed
+
+
+@pytest.mark.parametrize("head", [
+    b"GET /healthz HTTP/1.1\r\nHost: referee\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: [::1]:8000\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: [v1.fe80::a+en1]\r\n\r\n",         # IPvFuture
+    b"GET /healthz HTTP/1.1\r\nHost: xn--bcher-kva.example:\r\n\r\n",   # an empty port is a port
+    b"GET /healthz HTTP/1.1\r\nHost: caf%C3%A9.example\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost:\r\n\r\n",                          # empty: a target without authority
+    b"GET /healthz HTTP/1.0\r\n\r\n",                                   # HTTP/1.0 need not send Host
+    b"GET http://elsewhere.example/healthz HTTP/1.1\r\nHost: referee\r\n\r\n",   # absolute-form
+])
+def test_valid_hosts_and_the_absolute_form_are_served(server, head):
+    """RFC 9112 section 3.2.2: a server MUST accept the absolute-form (and then ignores Host;
+    the service never reads Host)."""
+    assert exchange(server.port, head).status == 200
+
+
+def test_options_asterisk_is_answered_for_the_server(server):
+    """RFC 9110 section 9.3.7: OPTIONS * asks about the server in general; it exists."""
+    answer = exchange(server.port, b"OPTIONS * HTTP/1.1\r\nHost: referee\r\n\r\n")
+    assert answer.status == 200
+    assert answer.headers["content-length"] == "0" and answer.body == b""
+    assert {method.strip() for method in answer.headers["allow"].split(",")} == {"GET", "HEAD", "POST", "OPTIONS"}
+    assert not answer.closed
+
+
+def test_the_asterisk_form_with_another_method_is_400(server):
+    """RFC 9112 section 3.2.4: the asterisk-form is only for OPTIONS (gunicorn's own answer)."""
+    answer = exchange(server.port, b"GET * HTTP/1.1\r\nHost: referee\r\n\r\n")
+    assert answer.status == 400 and problem_type(answer) == "/problems/malformed-request"
+
+
+# -- methods (RFC 9110 sections 9.1, 15.5.6, 15.6.2) ---------------------------------------------------
+
+@pytest.mark.parametrize("head", [b"FOO /healthz HTTP/1.1\r\nHost: referee\r\n\r\n",
+                                  b"PROPFIND /v1/games HTTP/1.1\r\nHost: referee\r\n\r\n",
+                                  b"CONNECT referee:443 HTTP/1.1\r\nHost: referee:443\r\n\r\n"])
+def test_a_method_the_service_does_not_implement_is_501(server, head):
+    """RFC 9110 section 9.1: an origin server that receives a method it does not recognize or
+    implement SHOULD answer 501 (405 says the method is known but not for this resource)."""
+    answer = exchange(server.port, head)
+    assert answer.status == 501
+    assert problem_type(answer) == "/problems/not-implemented"
+
+
+def test_a_standard_method_this_resource_does_not_take_is_405_with_allow(server):
+    """RFC 9110 section 15.5.6: a 405 MUST carry Allow."""
+    answer = exchange(server.port, b"DELETE /v1/games HTTP/1.1\r\nHost: referee\r\n\r\n")
+    assert answer.status == 405 and problem_type(answer) == "/problems/method-not-allowed"
+    assert {method.strip() for method in answer.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}

@@ -128,6 +128,15 @@ def _close_reading(environ: dict) -> None:
             sock.shutdown(socket.SHUT_RD)
 
 
+def answer_before_body(environ: dict, response: Response) -> Response:
+    """``response``, given before the request's body is read: when the request announces a
+    body (chunked, or a Content-Length above 0), the connection closes after the answer
+    rather than read or discard that body (RFC 9112 section 9.6)."""
+    if _chunked(environ) or get_content_length(environ):
+        _close_reading(environ)
+    return response
+
+
 def forget_body() -> None:
     """After each request (Flask's teardown runs whatever the answer): what the request's
     body reader knew of its body no longer holds, for the next request of this connection or

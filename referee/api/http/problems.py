@@ -52,6 +52,10 @@ PROBLEM_TYPES = {
                       "(docs/matches.md, Limits); the detail names the limit.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints "
                          "keep working.",
+    "range-not-satisfiable": "The Range header names no byte of the file, or is malformed; Content-Range gives "
+                             "the file's length.",
+    "not-implemented": "The service does not implement the request's method (it implements GET, HEAD, POST and "
+                       "OPTIONS) or its transfer coding (it decodes chunked only).",
     "internal": "The service failed; this is a bug.",
     "unavailable": "The service cannot answer now; retry later.",
 }
