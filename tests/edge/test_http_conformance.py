@@ -6,6 +6,9 @@ and range answers are in test_static_files.py."""
 
 from __future__ import annotations
 
+import gzip
+import json
+
 import pytest
 
 from tests.edge.support import exchange, start_gunicorn
@@ -129,3 +132,43 @@ def test_a_standard_method_this_resource_does_not_take_is_405_with_allow(server)
     answer = exchange(server.port, b"DELETE /v1/games HTTP/1.1\r\nHost: referee\r\n\r\n")
     assert answer.status == 405 and problem_type(answer) == "/problems/method-not-allowed"
     assert {method.strip() for method in answer.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
+
+
+# -- early answers and closes (RFC 9112 sections 6.1, 6.3, 9.6; RFC 9110 section 15.5.14) -----------
+
+def test_a_content_length_over_the_limit_is_413_and_the_connection_closes(server):
+    """The body is not read; the server closes rather than read or discard it."""
+    answer = exchange(server.port, SETUP + b"Content-Length: %d\r\n\r\n{" % (LIMIT + 1))
+    assert answer.status == 413 and problem_type(answer) == "/problems/content-too-large"
+    assert answer.headers["connection"] == "close" and answer.closed
+
+
+def test_an_announced_oversized_body_after_100_continue_is_413_and_closes(server):
+    """gunicorn answers 100 Continue before the service sees the request (RFC 9110 section
+    10.1.1 allows it); the 413 then comes as soon as the head is judged, and closes."""
+    answer = exchange(server.port, SETUP + b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % (LIMIT + 1))
+    assert answer.status == 413 and answer.headers["connection"] == "close" and answer.closed
+
+
+def test_a_chunked_body_over_the_limit_is_413_and_the_connection_closes(server):
+    """The rest of the chunks is not read; the server closes."""
+    body = b'{"players": 2, "seed": "' + b"a" * (2 * LIMIT) + b'"}'
+    answer = exchange(server.port, SETUP + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(body))
+    assert answer.status == 413 and problem_type(answer) == "/problems/content-too-large"
+    assert answer.headers["connection"] == "close" and answer.closed
+
+
+def test_a_body_read_whole_keeps_the_connection(server):
+    """An error answered after the whole body was read leaves the connection open."""
+    answer = exchange(server.port, SETUP + b"Content-Length: 1\r\n\r\n{")
+    assert answer.status == 400 and answer.headers["connection"] == "keep-alive" and not answer.closed
+
+
+@pytest.mark.parametrize("coding", [b"gzip, chunked", b"deflate, chunked"])
+def test_a_transfer_coding_besides_chunked_is_501_and_closes(server, coding):
+    """RFC 9112 section 6.1: a server SHOULD answer 501 to a transfer coding it does not
+    decode; gunicorn passes gzip and deflate on undecoded, so the service answers."""
+    body = gzip.compress(json.dumps({"players": 2, "seed": "coded"}).encode())
+    answer = exchange(server.port, SETUP + b"Transfer-Encoding: " + coding + b"\r\n\r\n" + chunked(body))
+    assert answer.status == 501 and problem_type(answer) == "/problems/not-implemented"
+    assert answer.headers["connection"] == "close" and answer.closed
