@@ -6,6 +6,7 @@ and range answers are in test_static_files.py."""
 
 from __future__ import annotations
 
+import email.utils
 import gzip
 import json
 
@@ -172,3 +173,27 @@ def test_a_transfer_coding_besides_chunked_is_501_and_closes(server, coding):
     answer = exchange(server.port, SETUP + b"Transfer-Encoding: " + coding + b"\r\n\r\n" + chunked(body))
     assert answer.status == 501 and problem_type(answer) == "/problems/not-implemented"
     assert answer.headers["connection"] == "close" and answer.closed
+
+
+# -- what gunicorn answers itself --------------------------------------------------------------
+
+@pytest.mark.parametrize("data, status, phrase", [
+    (b"NOT A REQUEST LINE\r\n\r\n", 400, "Bad Request"),
+    (b"GET /healthz HTTP/1.1\r\nHost : referee\r\n\r\n", 400, "Bad Request"),   # whitespace before the colon
+    (SETUP + b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400, "Bad Request"),
+    (SETUP + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "Bad Request"),
+    (SETUP + b"Transfer-Encoding: foo, chunked\r\n\r\n0\r\n\r\n", 501, "Not Implemented"),
+    (b"GET /healthz HTTP/1.1\r\nHost: referee\r\nExpect: 200-ok\r\n\r\n", 417, "Expectation Failed"),
+])
+def test_gunicorn_refusals_carry_date_and_their_status_phrase_and_close(server, data, status, phrase):
+    """Refused by gunicorn before the service sees them (RFC 9112 sections 5.1, 6.1, 6.3;
+    RFC 9110 section 10.1.1), answered with the service's problem writer: a Date (RFC 9110
+    section 6.6.1: an origin server MUST send it in every 4xx), the status's own reason phrase,
+    and a close (the framing of anything after is unknown)."""
+    answer = exchange(server.port, data)
+    assert answer.status_line == f"HTTP/1.1 {status} {phrase}"
+    assert email.utils.parsedate_to_datetime(answer.headers["date"]).tzinfo is not None
+    assert answer.headers["connection"] == "close" and answer.closed
+    expected = "/problems/not-implemented" if status == 501 else "/problems/malformed-request"
+    assert problem_type(answer) == expected
+    assert answer.json()["title"] == phrase
