@@ -62,6 +62,9 @@ except _settings.SettingError as _bad:
     raise SystemExit(f"Referee: {_bad}") from None
 graceful_timeout = 10
 keepalive = 5
+# gunicorn's largest request line (its default is 4094): RFC 9112 section 3 recommends reading
+# request lines of at least 8,000 octets.
+limit_request_line = 8190
 # Files (the docs' assets) are written, not handed to sendfile(): gunicorn counts no bytes sent by
 # sendfile, so the access log would say 0 for them.
 sendfile = False

@@ -197,3 +197,17 @@ def test_gunicorn_refusals_carry_date_and_their_status_phrase_and_close(server, 
     expected = "/problems/not-implemented" if status == 501 else "/problems/malformed-request"
     assert problem_type(answer) == expected
     assert answer.json()["title"] == phrase
+
+
+def test_a_request_line_of_8000_octets_is_read(server):
+    """RFC 9112 section 3: recipients should read request lines of at least 8,000 octets."""
+    target = b"/healthz?pad=" + b"a" * (8000 - len(b"GET  HTTP/1.1") - len(b"/healthz?pad="))
+    line = b"GET " + target + b" HTTP/1.1"
+    assert len(line) == 8000
+    assert exchange(server.port, line + b"\r\nHost: referee\r\n\r\n").status == 200
+
+
+def test_a_request_line_over_the_limit_is_414(server):
+    answer = exchange(server.port, b"GET /healthz?pad=" + b"a" * 8200 + b" HTTP/1.1\r\nHost: referee\r\n\r\n")
+    assert answer.status == 414 and answer.status_line == "HTTP/1.1 414 URI Too Long"
+    assert problem_type(answer) == "/problems/malformed-request" and answer.closed

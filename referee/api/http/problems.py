@@ -34,7 +34,7 @@ PROBLEM_TYPES = {
                          "(REFEREE_MAX_BODY_BYTES, 1 MiB by default).",
     "unsupported-media-type": "Send the request body with Content-Type: application/json.",
     "malformed-request": "The HTTP server could not read the request itself (its request line or headers are "
-                         "malformed, or over the server's limits: 4,094 bytes of request line, 8,190 bytes per "
+                         "malformed, or over the server's limits: 8,190 bytes of request line, 8,190 bytes per "
                          "header, 100 headers); detail says which.",
     "unprocessable-content": "The body does not fit the operation's schema; each entry of errors points at a "
                              "bad field.",
