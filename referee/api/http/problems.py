@@ -135,9 +135,10 @@ def from_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
-    headers = dict(data.get("headers") or {})
-    if status == 405 and getattr(error, "valid_methods", None):
-        headers["Allow"] = ", ".join(error.valid_methods)
+    # The headers werkzeug gives the exception (Allow on 405, WWW-Authenticate on 401,
+    # Content-Range on 416, Retry-After on 429 and 503), its own content type aside.
+    headers = {name: value for name, value in error.get_headers() if name.lower() != "content-type"}
+    headers.update(data.get("headers") or {})
     if status in (400, 422) and isinstance(messages, Mapping):
         # webargs nests messages under the location ("json", "query", "headers").
         errors = PointerErrors()
