@@ -278,15 +278,19 @@ def get_log(query, match_id):
 @blp.response(200, legal_moves_doc(), examples=examples.match_operation("getMatchLegalMoves")[1],
               headers=docs.ETAG_HEADER)
 @blp.doc(operationId="getMatchLegalMoves", security=[{docs.SECURITY_SCHEME: []}],
-         responses={"401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND, "422": docs.INVALID,
-                    "503": docs.UNAVAILABLE})
+         parameters=[{"in": "query", "schema": SeatRequiredQuery}, docs.IF_NONE_MATCH],
+         responses={"304": docs.NOT_MODIFIED, "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
+                    "422": docs.INVALID, "503": docs.UNAVAILABLE})
 def get_legal_moves(query, match_id):
     """Every move seat ``?seat=N`` may make now (with its secret), as that seat may see them:
     a value hidden from the seat is null. Send one of them to ``POST .../moves`` with the ETag.
-    None once the match holds MAX_MATCH_MOVES moves (it takes no more)."""
+    None once the match holds MAX_MATCH_MOVES moves (it takes no more). With ``If-None-Match``
+    naming the current ETag the answer is 304 (no body)."""
     seat = query["seat"]
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
+    if conditions.not_modified(snap.version):
+        return _private(Response(status=304), snap.version)
     return _private(json_response({"id": match_id, "game": meta["game"], "version": snap.version, "seat": seat,
                                    "moves": matches.seat_moves(snap, meta, seat)}), snap.version)
 
