@@ -9,10 +9,12 @@ from __future__ import annotations
 import email.utils
 import gzip
 import json
+import socket
 
 import pytest
 
-from tests.edge.support import exchange, start_gunicorn
+from referee.app import create_app
+from tests.edge.support import exchange, read_until, start_gunicorn
 
 LIMIT = 65536
 SETUP = b"POST /v1/games/scratch-and-catch/setup HTTP/1.1\r\nHost: referee\r\nContent-Type: application/json\r\n"
@@ -211,3 +213,55 @@ def test_a_request_line_over_the_limit_is_414(server):
     answer = exchange(server.port, b"GET /healthz?pad=" + b"a" * 8200 + b" HTTP/1.1\r\nHost: referee\r\n\r\n")
     assert answer.status == 414 and answer.status_line == "HTTP/1.1 414 URI Too Long"
     assert problem_type(answer) == "/problems/malformed-request" and answer.closed
+
+
+# -- HEAD (RFC 9110 section 9.3.2) ------------------------------------------------------------------
+
+def _head_fields(port: int, data: bytes) -> tuple[int, dict[str, str]]:
+    """The status and header fields of the answer to ``data`` (its body, maybe endless, unread)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(data)
+        head = read_until(sock, b"\r\n\r\n", 5).partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    return int(head[0].split()[1]), {name.lower(): value.strip()
+                                     for name, _, value in (line.partition(":") for line in head[1:])}
+
+
+def test_head_on_every_get_route_answers_the_get_headers_without_content(server):
+    """HEAD answers as GET would, with the same header fields (Content-Length included) and no
+    content; a field whose value is the time of the answer (Date, Expires), the request id,
+    the framing of an endless stream (Transfer-Encoding) and the length of the metrics (which
+    count the GET) aside."""
+    created = json.loads(exchange(server.port, b"POST /v1/matches HTTP/1.1\r\nHost: referee\r\n"
+                                               b"Content-Type: application/json\r\nContent-Length: 36\r\n\r\n"
+                                               b'{"game": "catatac", "players": 2}   ').body)
+    filled = {"match_id": created["id"], "slug": "not-found"}
+    files = {"contract.docs_assets": "swagger-ui.css", "table.table_file": "table.js", "static": "none.txt"}
+    auth = f"Authorization: Bearer {created['seats'][0]['secret']}\r\n".encode()
+    checked = 0
+    for rule in create_app().url_map.iter_rules():
+        if "GET" not in rule.methods:
+            continue
+        path = rule.rule.replace("<string:match_id>", filled["match_id"]).replace("<slug>", filled["slug"])
+        path = path.replace("<path:filename>", files.get(rule.endpoint, ""))
+        if rule.endpoint == "matches.get_legal_moves":
+            path += "?seat=0"
+        request = b" " + path.encode() + b" HTTP/1.1\r\nHost: referee\r\n" + auth + b"\r\n"
+        status, fields = _head_fields(server.port, b"GET" + request)
+        head = exchange(server.port, b"HEAD" + request, head_only=True)   # (no byte after the head)
+        assert head.status == status, path
+        ignored = {"date", "expires", "x-request-id", "transfer-encoding"}
+        if rule.endpoint == "metrics.metrics":
+            ignored.add("content-length")
+        assert {k: v for k, v in head.headers.items() if k not in ignored} == \
+               {k: v for k, v in fields.items() if k not in ignored}, path
+        checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("slug", ["malformed-request", "not-implemented", "method-not-allowed", "content-too-large",
+                                  "range-not-satisfiable", "precondition-failed", "too-many-waiting",
+                                  "store-unavailable"])
+def test_the_problem_types_of_these_answers_have_their_pages(server, slug):
+    """RFC 9457 section 3.1.1: a problem type URI, dereferenced, should describe the problem."""
+    answer = exchange(server.port, f"GET /problems/{slug} HTTP/1.1\r\nHost: referee\r\n\r\n".encode())
+    assert answer.status == 200 and answer.json()["type"] == f"/problems/{slug}"

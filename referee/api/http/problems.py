@@ -56,6 +56,8 @@ PROBLEM_TYPES = {
                              "the file's length.",
     "not-implemented": "The service does not implement the request's method (it implements GET, HEAD, POST and "
                        "OPTIONS) or its transfer coding (it decodes chunked only).",
+    "too-many-waiting": "This server already holds as many requests waiting for moves (long-polls, event streams) "
+                        "as it may (REFEREE_MAX_WAITING); retry after Retry-After seconds.",
     "internal": "The service failed; this is a bug.",
     "unavailable": "The service cannot answer now; retry later.",
 }
