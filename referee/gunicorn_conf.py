@@ -115,7 +115,7 @@ def on_starting(server):
         raise SystemExit(message)
 
 
-def asks_to_close(headers) -> bool:
+def _asks_to_close(headers) -> bool:
     """Whether the request's Connection fields (gunicorn's ``(NAME, value)`` pairs) list the
     ``close`` option, alone or among others, on any line (RFC 9110 section 7.6.1)."""
     return any(option.strip(" \t").lower() == "close"
@@ -131,7 +131,7 @@ def pre_request(worker, req):
     first Connection line."""
     worker.log.debug("%s %s", req.method, req.path)
     _connection_closer.set(req.force_close)
-    if asks_to_close(req.headers):
+    if _asks_to_close(req.headers):
         req.force_close()
 
 

@@ -238,7 +238,7 @@ def test_head_on_every_get_route_answers_the_get_headers_without_content(server)
     files = {"contract.docs_assets": "swagger-ui.css", "table.table_file": "table.js", "static": "none.txt"}
     auth = f"Authorization: Bearer {created['seats'][0]['secret']}\r\n".encode()
     checked = 0
-    for rule in create_app().url_map.iter_rules():
+    for rule in create_app({"TESTING": True}).url_map.iter_rules():
         if "GET" not in rule.methods:
             continue
         path = rule.rule.replace("<string:match_id>", filled["match_id"]).replace("<slug>", filled["slug"])

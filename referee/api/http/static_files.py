@@ -5,8 +5,8 @@ conditions is replaced by :func:`conditional`, which follows the RFC where werkz
 
 - **Order** (section 13.2.2): ``If-Match`` (strong comparison), else ``If-Unmodified-Since``:
   412 when it fails; then ``If-None-Match`` (weak comparison), else ``If-Modified-Since``:
-  304; only then ``Range``. (werkzeug answered a Range before If-None-Match, and did not
-  read If-Unmodified-Since.)
+  304; only then ``Range``. (werkzeug's ``make_conditional`` answers a Range before
+  If-None-Match, and does not read If-Unmodified-Since.)
 - **Range** (section 14.2) only on GET (a Range on HEAD is ignored). One range of bytes is
   206 (werkzeug's answer); a range no byte of the file satisfies, or a malformed one, is 416
   with ``Content-Range: bytes */<length>`` (section 15.5.17). A Range of another unit, or of
