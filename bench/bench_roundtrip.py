@@ -57,7 +57,8 @@ class App:
     def call(self, path: str, body: bytes, headers: dict) -> bytes:
         environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "SERVER_NAME": "bench", "SERVER_PORT": "80",
                    "wsgi.url_scheme": "http", "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
-                   "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.errors": sys.stderr, "wsgi.input": io.BytesIO(body),
+                   "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_HOST": "bench", "wsgi.errors": sys.stderr,
+                   "wsgi.input": io.BytesIO(body),
                    **{"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}}
         return b"".join(self.app(environ, lambda status, _headers, _exc=None: self.statuses.append(status)))
 

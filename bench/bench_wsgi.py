@@ -70,7 +70,8 @@ def measure(requests: int, only: str | None = None) -> dict:
         body = json.dumps({"state": state, "move": move}).encode()
         environ = {"REQUEST_METHOD": "POST", "PATH_INFO": f"/v1/games/{game_id}/adjudicate", "SERVER_NAME": "bench",
                    "SERVER_PORT": "80", "wsgi.url_scheme": "http", "CONTENT_TYPE": "application/json",
-                   "CONTENT_LENGTH": str(len(body)), "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.errors": sys.stderr}
+                   "CONTENT_LENGTH": str(len(body)), "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_HOST": "bench",
+                   "wsgi.errors": sys.stderr}
         statuses = []
 
         def start_response(status, _headers, _exc=None):

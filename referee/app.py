@@ -15,6 +15,7 @@ from flask_smorest.utils import prepare_response
 from referee import settings
 from referee.api.body.transport import (
     DEFAULT_MAX_BODY_BYTES,
+    answer_before_body,
     body_timeout_from_env,
     forget_body,
     read_body,
@@ -24,6 +25,7 @@ from referee.api.contract import header_docs
 from referee.api.http import problems
 from referee.api.http.cors import enable_cors
 from referee.api.http.headers import ANSWER_HEADERS_KEY, RequestHeaders
+from referee.api.http.request_head import refuse_head
 from referee.api.http.request_ids import take_request_id
 from referee.api.ops import metrics
 from referee.api.routes.games import blueprints
@@ -145,6 +147,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         take_request_id(req.environ, request_globals)
         open_budget()  # one store deadline per request (referee/store/deadline.py)
         metrics.start_timer(request_globals)
+        # the head the server leaves to the application (Host, method, OPTIONS *)
+        refused = refuse_head(req.environ)
+        if refused is not None:
+            return answer_before_body(req.environ, refused)
         # the whole body, within its deadline and the limit; then its media type
         return read_body(app, req) or unsupported_media(req)
 

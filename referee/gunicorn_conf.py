@@ -62,6 +62,9 @@ except _settings.SettingError as _bad:
     raise SystemExit(f"Referee: {_bad}") from None
 graceful_timeout = 10
 keepalive = 5
+# gunicorn's largest request line (its default is 4094): RFC 9112 section 3 recommends reading
+# request lines of at least 8,000 octets.
+limit_request_line = 8190
 # Files (the docs' assets) are written, not handed to sendfile(): gunicorn counts no bytes sent by
 # sendfile, so the access log would say 0 for them.
 sendfile = False
@@ -112,12 +115,24 @@ def on_starting(server):
         raise SystemExit(message)
 
 
+def _asks_to_close(headers) -> bool:
+    """Whether the request's Connection fields (gunicorn's ``(NAME, value)`` pairs) list the
+    ``close`` option, alone or among others, on any line (RFC 9110 section 7.6.1)."""
+    return any(option.strip(" \t").lower() == "close"
+               for name, value in headers if name == "CONNECTION" for option in value.split(","))
+
+
 def pre_request(worker, req):
     """Log the request at debug level (gunicorn's own hook does), and let the application
     close its connection: an answer given before the body arrived whole (408, 400) then says
-    ``Connection: close`` as it closes (referee/api/body/transport.py, CONNECTION_CLOSER)."""
+    ``Connection: close`` as it closes (referee/api/body/transport.py, CONNECTION_CLOSER).
+    A request whose Connection lists ``close`` is closed after its answer, which says so (RFC
+    9112 section 9.6: MUST); gunicorn itself sees the option only when it is the whole of the
+    first Connection line."""
     worker.log.debug("%s %s", req.method, req.path)
     _connection_closer.set(req.force_close)
+    if _asks_to_close(req.headers):
+        req.force_close()
 
 
 def pre_fork(server, worker):

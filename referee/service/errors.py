@@ -29,9 +29,11 @@ STATUS_KINDS = {
     412: ("precondition-failed", "The resource has changed"),
     413: ("content-too-large", "The request body is too large"),
     415: ("unsupported-media-type", "The request body must be JSON"),
+    416: ("range-not-satisfiable", "Range not satisfiable"),
     422: ("unprocessable-content", "The request does not fit the contract"),
     428: ("precondition-required", "This request needs If-Match naming a version"),
     500: ("internal", "Internal error"),
+    501: ("not-implemented", "Not implemented"),
     503: ("unavailable", "Service unavailable"),
 }
 

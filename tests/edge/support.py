@@ -48,6 +48,7 @@ def raw_request(port: int, data: bytes, timeout: float = 5.0) -> tuple[int, dict
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
         length = int(headers.get("content-length", "0"))
+        sock.settimeout(5)
         while len(body) < length:
             part = sock.recv(65536)
             if not part:
@@ -149,3 +150,63 @@ class DelayProxy:
     def close(self) -> None:
         self._closing = True
         self._server.close()
+
+
+class Answer:
+    """One answer read off a raw socket: its status line, header lines (``headers``: the last
+    value of each name, lowercase; ``fields``: every line as sent), body, and whether the
+    server closed the connection after it (``closed``)."""
+
+    def __init__(self, status_line: str, fields: list[tuple[str, str]], body: bytes, closed: bool):
+        self.status_line = status_line
+        self.status = int(status_line.split()[1])
+        self.fields = fields
+        self.headers = {name.lower(): value for name, value in fields}
+        self.body = body
+        self.closed = closed
+
+    def json(self) -> dict:
+        return json.loads(self.body)
+
+
+def exchange(port: int, data: bytes, linger: float = 0.5, head_only: bool = False) -> Answer:
+    """Send ``data``; the first final answer (1xx answers skipped), its body framed by
+    Content-Length (none when ``head_only``: the answer to a HEAD), then whether the server
+    closes the connection within ``linger`` seconds."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        try:
+            sock.sendall(data)
+        except OSError:
+            pass  # the server may answer and stop reading before the whole request is sent
+        received = read_until(sock, b"\r\n\r\n", 5)
+        while received.startswith(b"HTTP/1.1 1") and b"\r\n\r\n" in received:
+            received = received.partition(b"\r\n\r\n")[2]
+            if b"\r\n\r\n" not in received:
+                received += read_until(sock, b"\r\n\r\n", 5)
+        head, _, body = received.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        fields = [(name, value.strip()) for name, _, value in (line.partition(":") for line in lines[1:])]
+        length = 0 if head_only else int(dict((n.lower(), v) for n, v in fields).get("content-length", "0"))
+        sock.settimeout(5)
+        while len(body) < length:
+            part = sock.recv(65536)
+            if not part:
+                break
+            body += part
+        extra, closed = body[length:], False
+        end = time.monotonic() + linger
+        while (left := end - time.monotonic()) > 0:
+            sock.settimeout(left)
+            try:
+                part = sock.recv(65536)
+            except socket.timeout:
+                break
+            except ConnectionResetError:
+                closed = True
+                break
+            if not part:
+                closed = True
+                break
+            extra += part
+        assert not extra, f"bytes after the answer: {extra[:200]!r}"
+        return Answer(lines[0], fields, body[:length], closed)

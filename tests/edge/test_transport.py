@@ -69,7 +69,7 @@ def test_requests_gunicorn_refuses_are_answered_with_problems(tmp_path):
     written the same way (sorted keys, no spaces)."""
     server = start_gunicorn(tmp_path)
     try:
-        for data, status in ((b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        for data, status in ((b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
                              (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 431),
                              (b"NOT A REQUEST LINE\r\n\r\n", 400)):
             answer_status, headers, body = raw_request(server.port, data)

@@ -141,7 +141,11 @@ class Harness:
         out = [self._answer(self.client.get(f"/v1/matches/{match_id}{query}", headers=auth)),
                self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth))]
         if reader is not None:
-            out.append(self._answer(self.client.get(f"/v1/matches/{match_id}/legal-moves{query}", headers=auth)))
+            moves = self.client.get(f"/v1/matches/{match_id}/legal-moves{query}", headers=auth)
+            out.append(self._answer(moves))
+            if "ETag" in moves.headers:   # the conditional read: 304 while the version is the one named
+                out.append(self._answer(self.client.get(f"/v1/matches/{match_id}/legal-moves{query}",
+                                                        headers={**auth, "If-None-Match": moves.headers["ETag"]})))
         snap = self.store.get(match_id)
         finished = json.loads(snap.state).get("finished", False)   # (a joint deal pending has no game yet)
         if not finished:

@@ -12,9 +12,11 @@
 - **Chunked bodies** (``Transfer-Encoding: chunked``): gunicorn decodes the chunks while the
   application reads, and werkzeug would cut a chunked body silently at the limit. Read here,
   a malformed chunk and a chunked body over the limit are the problems a ``Content-Length``
-  body gets: 400 for malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. (The server then
-  discards the rest of the body, or closes the connection when the chunking is broken.)
-- **Closing.** An answer given before the body was read whole closes the connection, and says
+  body gets: 400 for malformed chunking, 413 over ``MAX_CONTENT_LENGTH``. Another transfer
+  coding (gzip, deflate and compress, which gunicorn passes on undecoded) is 501 (RFC 9112
+  section 6.1).
+- **Closing.** An answer given before the body was read whole (408, 413, 501, malformed
+  chunking) closes the connection, rather than read or discard the rest of the body, and says
   so (``Connection: close``, RFC 9112 section 9.6) where the server lets the application ask
   for it: gunicorn's ``pre_request`` hook (referee/gunicorn_conf.py) hands each request's
   ``force_close`` over in :data:`CONNECTION_CLOSER`.
@@ -66,6 +68,16 @@ def body_timeout_from_env(environ=os.environ) -> float:
 
 def _chunked(environ: dict) -> bool:
     return "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()  # the header, read directly
+
+
+def _undecoded_coding(environ: dict) -> str | None:
+    """A transfer coding of the request other than chunked (and identity, which is none), which
+    the server leaves encoded; None when there is none."""
+    for coding in environ.get("HTTP_TRANSFER_ENCODING", "").split(","):
+        coding = coding.strip(" \t").lower()
+        if coding not in ("chunked", "identity", ""):
+            return coding
+    return None
 
 
 @functools.cache
@@ -130,6 +142,15 @@ def _close_reading(environ: dict) -> None:
             sock.shutdown(socket.SHUT_RD)
 
 
+def answer_before_body(environ: dict, response: Response) -> Response:
+    """``response``, given before the request's body is read: when the request announces a
+    body (chunked, or a Content-Length above 0), the connection closes after the answer
+    rather than read or discard that body (RFC 9112 section 9.6)."""
+    if _chunked(environ) or get_content_length(environ):
+        _close_reading(environ)
+    return response
+
+
 def forget_body() -> None:
     """After each request (Flask's teardown runs whatever the answer): what the request's
     body reader knew of its body no longer holds, for the next request of this connection or
@@ -139,15 +160,24 @@ def forget_body() -> None:
 
 def read_body(app: Flask, req: Request) -> Response | None:
     """Before each request: replaces the request body by the bytes it holds (also kept in
-    ``environ[BODY_KEY]``), read within the body deadline, or answers 408 (too slow), 400
-    (malformed chunking) or 413 (over the limit of a chunked body) problem+json. A
-    ``Content-Length`` over the limit is left to werkzeug's 413, without reading."""
+    ``environ[BODY_KEY]``), read within the body deadline, or answers problem+json: 408 (too
+    slow), 400 (malformed chunking), 413 (over the limit: a ``Content-Length`` at once, without
+    reading; a chunked body once the limit is passed) or 501 (a transfer coding besides
+    chunked). Each of these closes the connection."""
     environ = req.environ
     chunked = _chunked(environ)
+    if chunked and (coding := _undecoded_coding(environ)) is not None:
+        _close_reading(environ)
+        return problem_response(501, f"The transfer coding {coding[:20]!r} is not decoded here: send the body "
+                                     "with Transfer-Encoding: chunked alone, or with Content-Length.")
     length = get_content_length(environ)  # (werkzeug's, from the environ: req.content_length builds the headers)
     limit = app.config.get("MAX_CONTENT_LENGTH")
-    if not chunked and (not length or (limit is not None and length > limit)):
-        return None
+    if not chunked:
+        if limit is not None and length is not None and length > limit:
+            _close_reading(environ)
+            return body_too_large(limit)
+        if not length:
+            return None
     stream = environ["wsgi.input"]
     allowed = app.config["REFEREE_BODY_TIMEOUT_SECONDS"]  # (create_app reads it from the environment)
     started = time.monotonic()
@@ -165,6 +195,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
             parts.append(part)
             size += len(part)
             if chunked and limit is not None and size > limit:
+                _close_reading(environ)
                 return body_too_large(limit)
     except _BodyTimeout:
         _close_reading(environ)

@@ -48,7 +48,7 @@ PROBLEM_TYPES = {
                          "(REFEREE_MAX_BODY_BYTES, 1 MiB by default).",
     "unsupported-media-type": "Send the request body with Content-Type: application/json.",
     "malformed-request": "The HTTP server could not read the request itself (its request line or headers are "
-                         "malformed, or over the server's limits: 4,094 bytes of request line, 8,190 bytes per "
+                         "malformed, or over the server's limits: 8,190 bytes of request line, 8,190 bytes per "
                          "header, 100 headers); detail says which.",
     "unprocessable-content": "The body does not fit the operation's schema; each entry of errors points at a "
                              "bad field.",
@@ -70,8 +70,12 @@ PROBLEM_TYPES = {
                       "(docs/matches.md, Limits); the detail names the limit.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints "
                          "keep working.",
-    "too-many-waiting": "This server already holds as many waiting requests (long-polls, event streams) as it "
-                        "allows (REFEREE_MAX_WAITING); retry after Retry-After seconds.",
+    "range-not-satisfiable": "The Range header names no byte of the file, or is malformed; Content-Range gives "
+                             "the file's length.",
+    "not-implemented": "The service does not implement the request's method (it implements GET, HEAD, POST and "
+                       "OPTIONS) or its transfer coding (it decodes chunked only).",
+    "too-many-waiting": "This server already holds as many requests waiting for moves (long-polls, event streams) "
+                        "as it may (REFEREE_MAX_WAITING); retry after Retry-After seconds.",
     "internal": "The service failed; this is a bug.",
     "unavailable": "The service cannot answer now; retry later.",
 }
@@ -226,9 +230,10 @@ def from_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
-    headers = dict(data.get("headers") or {})
-    if status == 405 and getattr(error, "valid_methods", None):
-        headers["Allow"] = ", ".join(error.valid_methods)
+    # The headers werkzeug gives the exception (Allow on 405, WWW-Authenticate on 401,
+    # Content-Range on 416, Retry-After on 429 and 503), its own content type aside.
+    headers = {name: value for name, value in error.get_headers() if name.lower() != "content-type"}
+    headers.update(data.get("headers") or {})
     if status in (400, 422) and isinstance(messages, Mapping):
         # webargs nests messages under the location ("json", "query", "headers").
         errors = PointerErrors()

@@ -338,7 +338,8 @@ def get_log(query, match_id):
 @blp.response(200, legal_moves_doc(), examples=examples.match_operation("getMatchLegalMoves")[1],
               headers=docs.READ_HEADERS)
 @blp.doc(operationId="getMatchLegalMoves", security=[{docs.SECURITY_SCHEME: []}],
-         responses={**docs.READ_PROBLEMS,
+         parameters=[{"in": "query", "schema": SeatRequiredQuery}, docs.IF_NONE_MATCH],
+         responses={"304": docs.NOT_MODIFIED, **docs.READ_PROBLEMS,
                     "422": problem("`?seat=` is missing or not a seat number (JSON pointers in `errors`)",
                                    "SeatMissing"),
                     "503": docs.STORE_UNAVAILABLE})
@@ -347,10 +348,13 @@ def get_legal_moves(query, match_id):
 
     Every move seat `?seat=N` may make now (with its secret), as that seat may see them: a
     value hidden from the seat is null. Send one of them to `POST .../moves` with the ETag.
-    None once the match holds `MAX_MATCH_MOVES` moves (it takes no more)."""
+    None once the match holds `MAX_MATCH_MOVES` moves (it takes no more). With `If-None-Match`
+    naming the current ETag the answer is 304 (no body)."""
     seat = query["seat"]
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
+    if conditions.not_modified(snap.version):
+        return _private(Response(status=304), snap.version)
     return _private(json_response({"id": match_id, "game": meta["game"], "version": snap.version, "seat": seat,
                                    "moves": matches.seat_moves(snap, meta, seat)}), snap.version)
 

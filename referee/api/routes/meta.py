@@ -6,11 +6,12 @@ from pathlib import Path
 
 import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint
-from flask import current_app, redirect, send_from_directory
+from flask import current_app, redirect
 
 from referee.api.body.parsing import Blueprint
 from referee.api.contract import examples
 from referee.api.http.problems import PROBLEM_TYPES, problem_response
+from referee.api.http.static_files import send_static
 from referee.api.routes.games import json_response
 from referee.schemas.bodies import Health
 from referee.service.texts import Text, echo
@@ -68,11 +69,11 @@ def contract_blueprint(yaml_text) -> FlaskBlueprint:
 
     @blp.get("/docs/assets/<path:filename>")
     def docs_assets(filename):
-        return send_from_directory(SWAGGER_UI_DIR, filename)
+        return send_static(SWAGGER_UI_DIR, filename)
 
     @blp.get("/favicon.ico")
     def favicon():
         # Browsers ask for it on every page; without it /docs logs a 404 in the console.
-        return send_from_directory(SWAGGER_UI_DIR, "favicon-32x32.png", mimetype="image/png")
+        return send_static(SWAGGER_UI_DIR, "favicon-32x32.png", mimetype="image/png")
 
     return blp

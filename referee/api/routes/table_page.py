@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response
+
+from referee.api.http.static_files import send_static
 
 TABLE_DIR = Path(__file__).resolve().parents[2] / "table"
 # Everything the page loads comes from this service; seat secrets live in the page only.
@@ -32,10 +34,10 @@ def table_blueprint() -> Blueprint:
 
     @blp.get("/table")
     def table_page():
-        return _page_headers(send_from_directory(TABLE_DIR, "index.html", max_age=0))
+        return _page_headers(send_static(TABLE_DIR, "index.html", max_age=0))
 
     @blp.get("/table/<path:filename>")
     def table_file(filename):
-        return _page_headers(send_from_directory(TABLE_DIR, filename, max_age=0))
+        return _page_headers(send_static(TABLE_DIR, filename, max_age=0))
 
     return blp

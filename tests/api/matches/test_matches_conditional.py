@@ -171,3 +171,17 @@ def test_simultaneous_placements_are_one_version_each(mclient):
     # Both placements, slot by slot (rulebook, Reveal): seat 0's toy, then seat 1's.
     assert [slot["toys"] for slot in revealed[0]["slots"]] == [list(pair) for pair in zip(chosen[0]["toys"],
                                                                                            chosen[1]["toys"])]
+
+
+def test_legal_moves_answer_304_while_the_match_is_at_the_version_named(table):
+    """RFC 9110 section 13.1.2: an origin server MUST NOT perform a GET whose If-None-Match
+    holds the representation's entity tag, and answers 304. A seat's legal moves carry the
+    match's version as their ETag, as the match and its log do; the secret comes first."""
+    client, created = table
+    url = f"/v1/matches/{created['id']}/legal-moves?seat=0"
+    assert client.get(url, headers={"If-None-Match": '"0"'}).status_code == 401
+    unchanged = client.get(url, headers={"If-None-Match": '"0"', **_auth(created, 0)})
+    assert unchanged.status_code == 304 and unchanged.get_data() == b""
+    assert unchanged.headers["ETag"] == '"0"' and unchanged.headers["Cache-Control"] == "private, no-cache"
+    assert unchanged.headers["Vary"] == "Authorization"
+    assert client.get(url, headers={"If-None-Match": '"1"', **_auth(created, 0)}).status_code == 200
