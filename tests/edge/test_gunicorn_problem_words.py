@@ -9,8 +9,8 @@ from tests.edge.support import problem_of, raw_request, start_gunicorn
 
 
 def test_gunicorn_problems_quote_a_bounded_part_of_the_request_and_say_what_to_do(tmp_path):
-    """gunicorn's message quotes the request line or header it refuses (up to 4,094 and 8,190
-    bytes); the detail keeps its first MAX_ECHO characters."""
+    """gunicorn's message quotes the request line or header it refuses (up to 8,190 bytes
+    each); the detail keeps its first MAX_ECHO characters."""
     server = start_gunicorn(tmp_path)
     try:
         for data, status, then in (
@@ -18,8 +18,8 @@ def test_gunicorn_problems_quote_a_bounded_part_of_the_request_and_say_what_to_d
                  "Correct the request line and headers (RFC 9112) and send the request again."),
                 (b"GET / HTTP/1.1\r\nHost: x\r\nBad\x01" + b"e" * 3000 + b": v\r\n\r\n", 400,
                  "Correct the request line and headers (RFC 9112) and send the request again."),
-                (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414,
-                 "Send a shorter request line (at most 4,094 bytes): a shorter URL.")):
+                (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414,
+                 "Send a shorter request line (at most 8,190 bytes): a shorter URL.")):
             answer_status, headers, body = raw_request(server.port, data)
             assert answer_status == status, body[:200]
             detail = problem_of(body)["detail"]
