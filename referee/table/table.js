@@ -996,7 +996,8 @@
       box.classList.add(answer.legal ? "legal" : "illegal");
       box.dataset.legal = String(answer.legal);
       box.dataset.version = String(answer.version);
-      box.replaceChildren(
+      // (replaceChildren writes null as the text "null": absent parts are left out first)
+      box.replaceChildren(...[
         el("h2", { text: answer.legal ? t("verdict.legal") : t("verdict.illegal") }),
         el("p", { text: describeMove(verdict.move) }),
         answer.legal
@@ -1005,7 +1006,7 @@
               el("span", { class: "message", text: v.message }), " ",
               el("code", { text: v.code }),
               el("span", { class: "rule", text: t("verdict.rule", { rule: v.rule }) })))),
-        answer.legal ? null : renderSuggestions(answer));
+        answer.legal ? null : renderSuggestions(answer)].filter(Boolean));
     } else {
       box.classList.add("illegal");
       box.dataset.legal = "";

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from tests.browser.test_table_page import join, open_table, post_custom, reached
+from tests.browser.test_table_page import PHONE, join, open_table, post_custom, reached
 
 
 def _get(url: str, secret: str) -> dict:
@@ -88,6 +88,45 @@ def test_at_a_table_game_a_suggestion_asks_for_what_the_table_shows(service_url,
         page.click("#picker button.primary")
         reached(page, 1, verdict=True)
         assert page.locator("#line .card", has_text=unseen).count() == 1
+        assert not watch.errors, watch.errors
+    finally:
+        context.close()
+
+
+def test_verdicts_show_no_stray_text_and_a_long_problem_fits_a_phone(service_url, browser):
+    """A verdict leaves out the parts it has not (no literal "null" where a legal move has no
+    suggestions, or an illegal one has none), and a refusal quoting a long URL wraps within a
+    390-pixel screen instead of widening the page."""
+    created = _create(service_url)
+    match_id, secrets = created["id"], [seat["secret"] for seat in created["seats"]]
+    base = f"{service_url}/v1/matches/{match_id}"
+    listed = _get(f"{base}/legal-moves?seat=0", secrets[0])["moves"]
+    context, page, watch = open_table(browser, service_url, viewport=PHONE)
+    try:
+        join(page, match_id, secrets[1], seat=1)
+        reached(page, 0)
+        # Seat 1 out of turn: illegal, and no move of its own to suggest.
+        post_custom(page, {"type": "play", "player": 1, "source": "pile"})
+        assert page.locator("#verdict #suggestions").count() == 0
+        assert "null" not in page.text_content("#verdict")
+        # A move that does not fit the schema: a 422 whose detail names a URL.
+        page.fill("#custom-text", json.dumps({"move": listed[0]}))
+        page.click("#custom-send")
+        page.wait_for_selector("#verdict .problem")
+        assert "/v1/" in page.text_content("#verdict .problem")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert [error for error in watch.errors if "status of 422" not in error] == [], watch.errors
+    finally:
+        context.close()
+    context, page, watch = open_table(browser, service_url, viewport=PHONE)
+    try:
+        join(page, match_id, secrets[0])
+        reached(page, 0)
+        page.click("#custom summary")
+        page.fill("#custom-text", json.dumps(listed[0]))
+        page.click("#custom-send")
+        reached(page, 1, verdict=True)
+        assert "null" not in page.text_content("#verdict")
         assert not watch.errors, watch.errors
     finally:
         context.close()
