@@ -689,6 +689,11 @@
   }
 
   function chooseMove(move, etag, button) {
+    if (move.type === "contribute" && move.contribution == null) {
+      // A jointly seeded match's contribution: 128 random bits of this device (docs/rng.md).
+      postMove({ ...move, contribution: randomKey() }, etag);
+      return;
+    }
     const missing = isTableChance() ? tableFields(move) : [];
     if (!missing.length) { postMove(move, etag); return; }
     // At a table game a value only the table shows is null: ask for it.

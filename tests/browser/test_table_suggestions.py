@@ -130,3 +130,31 @@ def test_verdicts_show_no_stray_text_and_a_long_problem_fits_a_phone(service_url
         assert not watch.errors, watch.errors
     finally:
         context.close()
+
+
+def test_a_jointly_seeded_match_is_dealt_from_what_each_seats_page_contributes(service_url, browser):
+    """docs/rng.md, "Joint seeding": each seat's page sends a contribution of its own (128
+    random bits of the device) when its listed contribute move is tapped; the last one deals."""
+    body = json.dumps({"game": "scratch-and-catch", "players": 2, "seeding": "joint"}).encode()
+    request = urllib.request.Request(f"{service_url}/v1/matches", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        created = json.load(answer)
+    match_id, secrets = created["id"], [seat["secret"] for seat in created["seats"]]
+    base = f"{service_url}/v1/matches/{match_id}"
+    for seat in (0, 1):
+        context, page, watch = open_table(browser, service_url, viewport=PHONE)
+        try:
+            join(page, match_id, secrets[seat], seat=seat if seat else None)
+            page.wait_for_selector("#moves button.move")
+            page.click("#moves button.move")
+            page.wait_for_selector("#verdict[data-legal='true']")
+            assert not watch.errors, watch.errors
+        finally:
+            context.close()
+    log = _get(f"{base}/log?seat=1", secrets[1])["entries"]
+    assert [entry["move"]["type"] for entry in log] == ["contribute", "contribute"]
+    own = log[1]["move"]["contribution"]
+    assert len(own) == 32 and int(own, 16) >= 0   # seat 1 sees its own contribution only
+    assert log[0]["move"]["contribution"] is None
+    assert _get(f"{base}?seat=0", secrets[0])["state"]["players"][0]["hand"]   # dealt
