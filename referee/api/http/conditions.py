@@ -40,7 +40,8 @@ def if_match() -> tuple[frozenset[int], list[str], ProblemError | None]:
     if not _ENTITY_TAGS.match(header):
         return frozenset(), [], ProblemError(
             400, Text('If-Match must list entity tags in double quotes, as the ETag header gives them (RFC 9110 '
-                      'section 8.8.3): "{sent}" is not one. Send the ETag exactly as given, such as If-Match: "3".',
+                      'section 8.8.3); the value sent, {sent}, is not one. Send the ETag exactly as given, quotes '
+                      'included, such as If-Match: "3".',
                       sent=echo(header.strip())),
             [("/headers/If-Match", Text("not a list of quoted entity tags"))], title="Malformed header",
             slug="malformed-header")
