@@ -160,14 +160,14 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
         click.echo(f"Referee: {error}", err=True)
         sys.exit(2)
     try:
-        state_signing.check(keys, game.id, body)
+        vouched = state_signing.check(keys, game.id, body)
         if kind == "replay":
             answer = stateless.replay(game, body, lang)
         else:
             answer = stateless.adjudicate(game, body, lang)
     except Refused as error:
         _fail(error.problem(lang))
-    answer = state_signing.signed(keys, game.id, kind, answer)
+    answer = state_signing.signed(keys, game.id, kind, answer, vouched)
     click.echo(dumps(answer))
 
 
