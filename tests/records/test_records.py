@@ -285,6 +285,18 @@ def test_a_contribution_is_refused_out_of_its_time():
     assert [v["code"] for v in early["violations"]] == ["DEAL_PENDING"]
 
 
+def test_a_contribution_that_does_not_fit_is_refused_as_a_move():
+    """A contribution is a move: its problem says what a move's says (not "options")."""
+    table = Table()
+    joint = table.create("scratch-and-catch", 2, {}, {"seeding": "joint"})
+    answer = table.client.post(f"/v1/matches/{joint['id']}/moves", json={"move": {
+        "type": "contribute", "player": 0, "contribution": "x" * 201}},
+        headers={"Authorization": f"Bearer {joint['seats'][0]['secret']}", "If-Match": '"0"'})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and [e["pointer"] for e in problem["errors"]] == ["/move/contribution"]
+    assert problem["detail"].startswith("The move does not fit") and "options" not in problem["detail"]
+
+
 # -- the command line and the HTTP operation ---------------------------------------------------
 
 def test_the_command_line_and_the_http_operation_give_the_same_verdicts(tmp_path):
