@@ -337,3 +337,26 @@ def test_a_record_too_long_for_one_request_is_413():
     record["moves"] = record["moves"] * (1000 // len(record["moves"]) + 1)
     answer = Table().client.post("/v1/records/verify", json=record)
     assert answer.status_code == 413 and answer.get_json()["errors"][0]["pointer"] == "/moves"
+
+
+def test_a_record_with_a_name_twice_in_an_object_is_not_a_record(tmp_path):
+    """RFC 8259 section 4: with a name repeated, parsers differ on which value counts (Python's
+    reader and most keep the last, others the first). A record holding its real seed after a
+    made-up one would verify here and show the made-up seed to a verifier keeping the first:
+    no verdict is given on such a text (422, exit code 2), with a pointer to the repetition."""
+    record = finished_record(*MODES[1], seed=1)
+    text = json.dumps(record)
+    seeding = json.dumps(record["seeding"])
+    twice = text.replace(f'"seeding": {seeding}', '"seeding": {"seed": "chosen-by-me", ' + seeding[1:], 1)
+    assert twice != text and json.loads(twice) == record   # the last value counts in Python's reader
+    answer = Table().client.post("/v1/records/verify", data=twice, content_type="application/json")
+    problem = answer.get_json()
+    assert answer.status_code == 422, problem
+    assert [error["pointer"] for error in problem["errors"]] == ["/seeding/seed"]
+    deep = text.replace('"events": [', '"events": [], "events": [', 1)
+    path = tmp_path / "twice.json"
+    path.write_text(deep)
+    run = CliRunner().invoke(main, ["verify", str(path)])
+    assert run.exit_code == 2 and [e["pointer"] for e in json.loads(run.stderr)["errors"]] == ["/moves/0/events"]
+    assert Table().client.post("/v1/records/verify", data=text, content_type="application/json").get_json() == {
+        "valid": True}
