@@ -360,3 +360,20 @@ def test_a_record_with_a_name_twice_in_an_object_is_not_a_record(tmp_path):
     assert run.exit_code == 2 and [e["pointer"] for e in json.loads(run.stderr)["errors"]] == ["/moves/0/events"]
     assert Table().client.post("/v1/records/verify", data=text, content_type="application/json").get_json() == {
         "valid": True}
+
+
+def test_only_the_commitment_the_match_showed_ties_a_record_to_it():
+    """docs/records.md: a valid verdict does not tie a record to a match; the commitment does.
+    A record rewritten to creator mode, or carried under another match's id, still verifies,
+    and differs from the match in what the match showed from version 0."""
+    table = Table(http=False)
+    match = table.create("scratch-and-catch", 2, {}, {})
+    table.play(match, random.Random(5))
+    record = table.record(match["id"]).get_json()
+    shown = table.client.get(f"/v1/matches/{match['id']}").get_json()["seeding"]
+    assert shown == {"mode": "referee", "commitment": record["seeding"]["commitment"]}
+    relabelled = json.loads(json.dumps(record))
+    relabelled["seeding"].update(mode="creator", commitment=None, salt=None)
+    relabelled["id"] = "another-match"
+    assert _verdict(relabelled) == verify.Verdict(True)
+    assert {"mode": relabelled["seeding"]["mode"], "commitment": relabelled["seeding"]["commitment"]} != shown
