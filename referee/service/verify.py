@@ -163,6 +163,9 @@ def _replay(game: Seeded, state: dict, entry: dict, base: str, index: int, start
 def _check_seeding(shown: dict) -> str:
     """The revealed seed, once checked against the commitment of a referee-drawn seed."""
     seed = shown["seed"]
+    if shown["mode"] not in seeding.MODES:
+        raise Discrepancy("/seeding/mode", f"a complete record names where its seed came from: one of "
+                                           f"{list(seeding.MODES)}")
     if seed is None:
         raise Discrepancy("/seeding/seed", "a complete record reveals the seed")
     if shown["mode"] in ("referee", "joint"):

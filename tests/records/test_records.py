@@ -377,3 +377,12 @@ def test_only_the_commitment_the_match_showed_ties_a_record_to_it():
     relabelled["id"] = "another-match"
     assert _verdict(relabelled) == verify.Verdict(True)
     assert {"mode": relabelled["seeding"]["mode"], "commitment": relabelled["seeding"]["commitment"]} != shown
+
+
+def test_a_complete_record_names_where_its_seed_came_from():
+    """No match that keeps a record has a null seeding mode (docs/records.md): a complete record
+    with one would skip the commitment's check, so it does not verify."""
+    record = finished_record(*MODES[1], seed=1)
+    record["seeding"].update(mode=None, commitment=None, salt=None)
+    verdict = _verdict(record)
+    assert verdict.valid is False and verdict.pointer == "/seeding/mode"
