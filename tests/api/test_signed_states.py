@@ -282,6 +282,18 @@ def test_the_command_line_signs_and_checks_states_as_the_service_does(tmp_path, 
     assert refused.exit_code == 2 and json.loads(refused.stderr)["errors"][0]["pointer"] == "/state_signature"
 
 
+def test_the_command_line_signs_no_state_that_follows_from_an_unsigned_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_STATE_KEYS", NEW)
+    state = _setup(_client(NEW))["state"]
+    move = {"type": "play", "player": 0, "source": "hand", "card": state["players"][0]["hand"][0]}
+    (tmp_path / "bare.json").write_text(json.dumps(state))
+    (tmp_path / "move.json").write_text(json.dumps(move))
+    result = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "bare.json"), str(tmp_path / "move.json")])
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output)
+    assert verdict["legal"] and verdict["state_signature"] is None
+
+
 def test_a_served_referee_signs_and_requires_signed_states(tmp_path):
     server = Gunicorn({"REDIS_URL": "", "WEB_CONCURRENCY": "1", "PROMETHEUS_MULTIPROC_DIR": "",
                        "REFEREE_STATE_KEYS": f"{NEW},{OLD}", "REFEREE_REQUIRE_SIGNED_STATES": "1"},
