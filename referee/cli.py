@@ -160,14 +160,14 @@ def _judge(kind: str, state_path: str, moves_path: str, lang: str, include_state
         click.echo(f"Referee: {error}", err=True)
         sys.exit(2)
     try:
-        state_signing.check(keys, game.id, body)
+        vouched = state_signing.check(keys, game.id, body)
         if kind == "replay":
             answer = stateless.replay(game, body, lang)
         else:
             answer = stateless.adjudicate(game, body, lang)
     except Refused as error:
         _fail(error.problem(lang))
-    answer = state_signing.signed(keys, game.id, kind, answer)
+    answer = state_signing.signed(keys, game.id, kind, answer, vouched)
     click.echo(dumps(answer))
 
 
@@ -244,6 +244,11 @@ def verify(record_path: str, lang: str) -> None:
         _fail(problem_body(422, Text("The file is not a match record: correct the fields the errors point at, or "
                                      "download the record again (GET /v1/matches/{id}/record)."),
                            pointer_errors(error.messages), language=lang))
+    try:
+        with open(record_path, "rb") as handle:
+            verification.refuse_repeated_names(handle.read())
+    except Refused as error:
+        _fail(error.problem(lang))
     verdict = verification.verify(record)
     click.echo(dumps(verdict.to_json()))
     sys.exit(0 if verdict.valid else 1)

@@ -186,3 +186,41 @@ def dumps_bytes(value: Any) -> bytes:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except TypeError:  # orjson.JSONEncodeError
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+class _Members(dict):
+    """An object as read by :func:`repeated_name`: its members (the last value of a repeated
+    name, as ``json`` keeps it) and the first name it repeats (None: none)."""
+
+    repeated: str | None = None
+
+
+def _members(pairs: list[tuple[str, Any]]) -> _Members:
+    members = _Members()
+    for name, value in pairs:
+        if name in members and members.repeated is None:
+            members.repeated = name
+        members[name] = value
+    return members
+
+
+def repeated_name(data: bytes | str) -> str | None:
+    """The JSON pointer of the first member whose name its object already has (RFC 8259
+    section 4: parsers differ on which value counts), depth first (an object's own repetition
+    before its members'); None when every object's names are unique. ``data`` is a JSON text
+    :func:`strict_loads` has read."""
+    stack: list[tuple[str, Any]] = [("", json.loads(data, object_pairs_hook=_members))]
+    while stack:   # depth first, in document order, without recursion (a text may nest deep)
+        base, value = stack.pop()
+        if isinstance(value, _Members):
+            if value.repeated is not None:
+                return f"{base}/{_token(value.repeated)}"
+            stack.extend(reversed([(f"{base}/{_token(name)}", item) for name, item in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(f"{base}/{index}", item) for index, item in enumerate(value)]))
+    return None
+
+
+def _token(name: str) -> str:
+    """``name`` as a JSON pointer token (RFC 6901 section 3)."""
+    return name.replace("~", "~0").replace("/", "~1")

@@ -84,33 +84,40 @@ class StateKeys:
 NO_KEYS = StateKeys()
 
 
-def check(keys: StateKeys, game_id: str, body: Mapping[str, Any]) -> None:
+def check(keys: StateKeys, game_id: str, body: Mapping[str, Any]) -> bool:
     """Refuse ``body``'s state (``{"state", "state_signature"?, ...}``) unless its signature
     holds: raises UnsignedState when a signature is sent and does not match the state with any
-    key, or when none is sent and ``keys.required``. Without keys nothing is checked."""
+    key, or when none is sent and ``keys.required``. Without keys nothing is checked.
+
+    Returns whether the answer's states may be signed: true for a body without a state (setup
+    deals its own) or with a state whose signature holds; false for an unsigned state taken
+    because signatures are not required (what follows from a state the referee never signed
+    is not signed either: a client would otherwise have a state of its own making signed)."""
     if not keys.keys or "state" not in body:
-        return
+        return True
     signature = body.get(FIELD)
     if signature is None:
         if keys.required:
             raise UnsignedState(Text("This referee judges only states it signed: send the state with the "
                                      "state_signature answered beside it."),
                                 [(f"/{FIELD}", Text("required: the signature answered beside this state"))])
-        return
+        return False
     if not keys.verifies(game_id, body["state"], signature):
         raise UnsignedState(Text("The state_signature does not match this state: the state was changed after it was "
                                  "signed, was signed for another game, or with a key this referee does not hold. "
                                  "Send the state and the state_signature exactly as this referee answered them."),
                             [(f"/{FIELD}", Text("does not match the state"))])
+    return True
 
 
-def signed(keys: StateKeys, game_id: str, operation: str, answer: dict) -> dict:
+def signed(keys: StateKeys, game_id: str, operation: str, answer: dict, vouched: bool = True) -> dict:
     """``answer`` of ``operation`` with ``state_signature`` beside its state (and beside each
-    replay step's state), null beside a null state; unchanged without keys or for an operation
-    that answers no state to send back."""
+    replay step's state), null beside a null state and beside every state when not
+    ``vouched`` (the state sent was unsigned: :func:`check`); unchanged without keys or for an
+    operation that answers no state to send back."""
     if not keys.keys or operation not in SIGNED_ANSWERS:
         return answer
     for holder in (answer, *answer.get("steps", ())):
         state = holder["state"]
-        holder[FIELD] = None if state is None else keys.sign(game_id, state)
+        holder[FIELD] = keys.sign(game_id, state) if vouched and state is not None else None
     return answer

@@ -21,12 +21,12 @@ from marshmallow import ValidationError
 from referee.engine.core import InvalidOptions
 from referee.engine.joint import CONTRIBUTE, Seeded, is_pending, pending_state
 from referee.games import GAMES, PACKAGES
-from referee.json_text import dumps
+from referee.json_text import dumps, repeated_name
 from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_WORK
 from referee.schemas.matches import Contribution
 from referee.schemas.pointers import escape_token, pointer_errors
 from referee.service import seeding
-from referee.service.errors import TooMuchWork
+from referee.service.errors import InvalidRequest, TooMuchWork
 from referee.service.texts import Text
 
 YIELD_EVERY = 4   # moves replayed between two chances for a server's other requests to run
@@ -51,6 +51,17 @@ class Verdict(NamedTuple):
     def to_json(self) -> dict:
         """``{"valid": true}`` or ``{"valid": false, "pointer", "detail"}``."""
         return {"valid": True} if self.valid else {"valid": False, "pointer": self.pointer, "detail": self.detail}
+
+
+def refuse_repeated_names(text: bytes | str) -> None:
+    """Raise InvalidRequest (422, a pointer to the repeated member) when an object of the record
+    ``text`` names a member twice: which value counts differs from one JSON reader to another,
+    so such a text could verify here and read otherwise elsewhere."""
+    pointer = repeated_name(text)
+    if pointer is not None:
+        raise InvalidRequest(Text("The record names a member twice in one object: JSON readers differ on which value "
+                                  "counts, so no verdict is given on it. Send the record as the referee wrote it."),
+                             [(pointer, Text("a name its object already has"))])
 
 
 def check_work(record: dict) -> None:
@@ -152,6 +163,9 @@ def _replay(game: Seeded, state: dict, entry: dict, base: str, index: int, start
 def _check_seeding(shown: dict) -> str:
     """The revealed seed, once checked against the commitment of a referee-drawn seed."""
     seed = shown["seed"]
+    if shown["mode"] not in seeding.MODES:
+        raise Discrepancy("/seeding/mode", f"a complete record names where its seed came from: one of "
+                                           f"{list(seeding.MODES)}")
     if seed is None:
         raise Discrepancy("/seeding/seed", "a complete record reveals the seed")
     if shown["mode"] in ("referee", "joint"):

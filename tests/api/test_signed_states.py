@@ -208,6 +208,27 @@ def test_unsigned_states_are_taken_when_not_required_but_a_wrong_signature_is_no
                           json={"state": setup["state"], "state_signature": "0" * 64}))
 
 
+def test_a_state_judged_unsigned_gets_no_signature_so_a_client_cannot_have_its_own_state_signed():
+    """Where unsigned states are taken, a client could otherwise send a state it made up (the
+    other seat's hand swapped into its own), have a move judged on it and keep the signed
+    answer, which a referee requiring signatures with the same keys would then take."""
+    lenient, setup = _client(NEW), _setup(_client(NEW))
+    made_up = copy.deepcopy(setup["state"])
+    made_up["players"][0]["hand"], made_up["players"][1]["hand"] = (made_up["players"][1]["hand"],
+                                                                    made_up["players"][0]["hand"])
+    move = lenient.post("/v1/games/scratch-and-catch/legal-moves", json={"state": made_up}).get_json()["moves"][0]
+    verdict = lenient.post("/v1/games/scratch-and-catch/adjudicate", json={"state": made_up, "move": move}).get_json()
+    assert verdict["legal"] and verdict["state_signature"] is None
+    replay = lenient.post("/v1/games/scratch-and-catch/replay",
+                          json={"state": made_up, "moves": [move], "include_states": True}).get_json()
+    assert replay["state_signature"] is None and replay["steps"][0]["state_signature"] is None
+    # A state sent with its signature is answered signed, as where signatures are required.
+    signed = {"state": setup["state"], "state_signature": setup["state_signature"]}
+    move = lenient.post("/v1/games/scratch-and-catch/legal-moves", json=signed).get_json()["moves"][0]
+    verdict = lenient.post("/v1/games/scratch-and-catch/adjudicate", json={**signed, "move": move}).get_json()
+    assert verdict["state_signature"] == _expected(NEW, "scratch-and-catch", verdict["state"])
+
+
 def test_without_keys_nothing_is_signed_and_a_signature_sent_is_ignored(client):
     setup = _setup(client)
     assert set(setup) == {"state"}
@@ -259,6 +280,18 @@ def test_the_command_line_signs_and_checks_states_as_the_service_does(tmp_path, 
     (tmp_path / "moves.json").write_text(json.dumps([move]))
     refused = CliRunner().invoke(main, ["replay", str(tmp_path / "altered.json"), str(tmp_path / "moves.json")])
     assert refused.exit_code == 2 and json.loads(refused.stderr)["errors"][0]["pointer"] == "/state_signature"
+
+
+def test_the_command_line_signs_no_state_that_follows_from_an_unsigned_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_STATE_KEYS", NEW)
+    state = _setup(_client(NEW))["state"]
+    move = {"type": "play", "player": 0, "source": "hand", "card": state["players"][0]["hand"][0]}
+    (tmp_path / "bare.json").write_text(json.dumps(state))
+    (tmp_path / "move.json").write_text(json.dumps(move))
+    result = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "bare.json"), str(tmp_path / "move.json")])
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output)
+    assert verdict["legal"] and verdict["state_signature"] is None
 
 
 def test_a_served_referee_signs_and_requires_signed_states(tmp_path):

@@ -158,3 +158,47 @@ def test_commit_whose_every_reply_is_late_is_503_and_lands_at_most_once(redis_se
     finally:
         store.close()
         proxy.close()
+
+
+def test_records_and_contributions_answer_503_in_time_while_redis_is_frozen(tmp_path, redis_server):
+    """The match record, a seat's record, a contribution to a joint deal, a seat's legal moves
+    and the match of a jointly seeded match read the store: with Redis frozen each is 503 with
+    Retry-After within the store deadline; verifying a record needs no store and answers."""
+    server = start_gunicorn(tmp_path, WEB_CONCURRENCY="1", REDIS_URL=redis_server.url)
+    try:
+        status, _, match = http("POST", server.base + "/v1/matches",
+                                {"game": "scratch-and-catch", "players": 2, "seeding": "joint"})
+        assert status == 201
+        match_id, secret = match["id"], match["seats"][0]["secret"]
+        seat = {"Authorization": f"Bearer {secret}"}
+        requests = [("GET", f"/v1/matches/{match_id}/record", None, {}),
+                    ("GET", f"/v1/matches/{match_id}/record?seat=0", None, seat),
+                    ("GET", f"/v1/matches/{match_id}/legal-moves?seat=0", None, seat),
+                    ("GET", f"/v1/matches/{match_id}", None, {}),
+                    ("POST", f"/v1/matches/{match_id}/moves",
+                     {"move": {"type": "contribute", "player": 0, "contribution": "0123456789abcdef"}},
+                     {**seat, "If-Match": '"0"'})]
+        os.kill(redis_server.process.pid, signal.SIGSTOP)
+        try:
+            for method, path, body, headers in requests:
+                started = time.monotonic()
+                code, answer_headers, problem = http(method, server.base + path, body, headers)
+                took = time.monotonic() - started
+                assert code == 503 and int(answer_headers["Retry-After"]) >= 1, (path, code, problem)
+                assert took < 1.5, (path, took)
+            started = time.monotonic()
+            code, _, verdict = http("POST", server.base + "/v1/records/verify", {
+                "format": "referee-record/1", "id": "x", "game": "scratch-and-catch", "rules_version": "x",
+                "players": 2, "seat": None, "version": 0, "complete": False, "options": None,
+                "seeding": {"mode": "referee", "commitment": "0" * 64, "salt": None, "seed": None},
+                "start": None, "moves": [], "final": {"state": None, "scores": None, "outcome": {
+                    "finished": False, "winners": [], "tiebreak": None}}})
+            assert code == 200 and verdict["pointer"] == "/complete" and time.monotonic() - started < 1.5
+        finally:
+            os.kill(redis_server.process.pid, signal.SIGCONT)
+        # Redis is back: the contribution lands once.
+        method, path, body, headers = requests[-1]
+        code, _, answer = http(method, server.base + path, body, headers)
+        assert code == 200 and answer["legal"], answer
+    finally:
+        server.stop()

@@ -285,6 +285,18 @@ def test_a_contribution_is_refused_out_of_its_time():
     assert [v["code"] for v in early["violations"]] == ["DEAL_PENDING"]
 
 
+def test_a_contribution_that_does_not_fit_is_refused_as_a_move():
+    """A contribution is a move: its problem says what a move's says (not "options")."""
+    table = Table()
+    joint = table.create("scratch-and-catch", 2, {}, {"seeding": "joint"})
+    answer = table.client.post(f"/v1/matches/{joint['id']}/moves", json={"move": {
+        "type": "contribute", "player": 0, "contribution": "x" * 201}},
+        headers={"Authorization": f"Bearer {joint['seats'][0]['secret']}", "If-Match": '"0"'})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and [e["pointer"] for e in problem["errors"]] == ["/move/contribution"]
+    assert problem["detail"].startswith("The move does not fit") and "options" not in problem["detail"]
+
+
 # -- the command line and the HTTP operation ---------------------------------------------------
 
 def test_the_command_line_and_the_http_operation_give_the_same_verdicts(tmp_path):
@@ -325,3 +337,52 @@ def test_a_record_too_long_for_one_request_is_413():
     record["moves"] = record["moves"] * (1000 // len(record["moves"]) + 1)
     answer = Table().client.post("/v1/records/verify", json=record)
     assert answer.status_code == 413 and answer.get_json()["errors"][0]["pointer"] == "/moves"
+
+
+def test_a_record_with_a_name_twice_in_an_object_is_not_a_record(tmp_path):
+    """RFC 8259 section 4: with a name repeated, parsers differ on which value counts (Python's
+    reader and most keep the last, others the first). A record holding its real seed after a
+    made-up one would verify here and show the made-up seed to a verifier keeping the first:
+    no verdict is given on such a text (422, exit code 2), with a pointer to the repetition."""
+    record = finished_record(*MODES[1], seed=1)
+    text = json.dumps(record)
+    seeding = json.dumps(record["seeding"])
+    twice = text.replace(f'"seeding": {seeding}', '"seeding": {"seed": "chosen-by-me", ' + seeding[1:], 1)
+    assert twice != text and json.loads(twice) == record   # the last value counts in Python's reader
+    answer = Table().client.post("/v1/records/verify", data=twice, content_type="application/json")
+    problem = answer.get_json()
+    assert answer.status_code == 422, problem
+    assert [error["pointer"] for error in problem["errors"]] == ["/seeding/seed"]
+    deep = text.replace('"events": [', '"events": [], "events": [', 1)
+    path = tmp_path / "twice.json"
+    path.write_text(deep)
+    run = CliRunner().invoke(main, ["verify", str(path)])
+    assert run.exit_code == 2 and [e["pointer"] for e in json.loads(run.stderr)["errors"]] == ["/moves/0/events"]
+    assert Table().client.post("/v1/records/verify", data=text, content_type="application/json").get_json() == {
+        "valid": True}
+
+
+def test_only_the_commitment_the_match_showed_ties_a_record_to_it():
+    """docs/records.md: a valid verdict does not tie a record to a match; the commitment does.
+    A record rewritten to creator mode, or carried under another match's id, still verifies,
+    and differs from the match in what the match showed from version 0."""
+    table = Table(http=False)
+    match = table.create("scratch-and-catch", 2, {}, {})
+    table.play(match, random.Random(5))
+    record = table.record(match["id"]).get_json()
+    shown = table.client.get(f"/v1/matches/{match['id']}").get_json()["seeding"]
+    assert shown == {"mode": "referee", "commitment": record["seeding"]["commitment"]}
+    relabelled = json.loads(json.dumps(record))
+    relabelled["seeding"].update(mode="creator", commitment=None, salt=None)
+    relabelled["id"] = "another-match"
+    assert _verdict(relabelled) == verify.Verdict(True)
+    assert {"mode": relabelled["seeding"]["mode"], "commitment": relabelled["seeding"]["commitment"]} != shown
+
+
+def test_a_complete_record_names_where_its_seed_came_from():
+    """No match that keeps a record has a null seeding mode (docs/records.md): a complete record
+    with one would skip the commitment's check, so it does not verify."""
+    record = finished_record(*MODES[1], seed=1)
+    record["seeding"].update(mode=None, commitment=None, salt=None)
+    verdict = _verdict(record)
+    assert verdict.valid is False and verdict.pointer == "/seeding/mode"

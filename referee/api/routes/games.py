@@ -75,8 +75,8 @@ def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, do
     with ``answer(body)`` as canonical JSON (states signed), documented with ``answer_schema``
     and examples from a real setup of ``game_id``."""
     def view(body):
-        state_signing.check(state_keys, game_id, body)
-        return json_response(state_signing.signed(state_keys, game_id, path, answer(body)))
+        vouched = state_signing.check(state_keys, game_id, body)
+        return json_response(state_signing.signed(state_keys, game_id, path, answer(body), vouched))
 
     view.__name__ = path.replace("-", "_")  # the endpoint name, unique within the blueprint
     view.__doc__ = doc

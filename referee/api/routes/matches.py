@@ -104,8 +104,9 @@ def _load(game_id: str, name: str, value, base: str) -> dict:
 
 
 def _unfit(game_id: str, name: str) -> Text:
-    """The detail of a move (``name`` MOVE) or options (OPTIONS) that do not fit the game's schema."""
-    if name == "MOVE":
+    """The detail of a move (``name`` MOVE or CONTRIBUTION) or options (OPTIONS) that do not fit
+    the game's schema."""
+    if name != "OPTIONS":
         return Text("The move does not fit the moves of {game}: correct the fields the errors point at, or send a "
                     "move that GET /v1/matches/{match}/legal-moves?seat=N lists (each in the shape this operation "
                     "takes).", game=game_id, match=echo(request.view_args.get("match_id", "")))

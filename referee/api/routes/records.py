@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Response, current_app, request
 
 from referee.api.body.parsing import Blueprint
+from referee.api.body.transport import BODY_KEY
 from referee.api.contract import examples
 from referee.api.contract import match_docs as docs
 from referee.api.contract.header_docs import problem
@@ -64,6 +65,7 @@ def verify_record(record):
     Checks the commitment, the deal from the revealed seed, every move through the rules, every
     logged event, the last state, the scores and the outcome. Answers `{"valid": true}` or
     `{"valid": false, "pointer", "detail"}` naming the first discrepancy."""
+    verify.refuse_repeated_names(request.environ.get(BODY_KEY) or request.get_data(cache=True))
     verify.check_work(record)
     return json_response(verify.verify(record, verify.share_the_worker).to_json())
 
