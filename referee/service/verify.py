@@ -22,7 +22,7 @@ from referee.engine.core import InvalidOptions
 from referee.engine.joint import CONTRIBUTE, Seeded, is_pending, pending_state
 from referee.games import GAMES, PACKAGES
 from referee.json_text import dumps, repeated_name
-from referee.limits import MAX_REPLAY_MOVES, MAX_REPLAY_WORK
+from referee.limits import MAX_MATCH_MOVES, MAX_REPLAY_WORK
 from referee.schemas.matches import Contribution
 from referee.schemas.pointers import escape_token, pointer_errors
 from referee.service import seeding
@@ -66,14 +66,15 @@ def refuse_repeated_names(text: bytes | str) -> None:
 
 def check_work(record: dict) -> None:
     """Raise TooMuchWork (413, pointer /moves) when replaying ``record`` (shape already
-    checked) is over a request's limits: more than MAX_REPLAY_MOVES moves, or moves x size of
-    the first state over MAX_REPLAY_WORK, as for a replay."""
+    checked) is over a request's limits: more moves than a match takes (MAX_MATCH_MOVES, so the
+    record of any match this referee kept can be verified: a Call of Katulhu game often runs to
+    1,800 moves), or moves x size of the first state over MAX_REPLAY_WORK, as for a replay."""
     moves = len(record["moves"])
-    if moves > MAX_REPLAY_MOVES or moves * len(dumps(record["start"])) > MAX_REPLAY_WORK:
+    if moves > MAX_MATCH_MOVES or moves * len(dumps(record["start"])) > MAX_REPLAY_WORK:
         raise TooMuchWork(Text("This record is too much work to verify in one request ({moves} moves; at most "
-                               "{most} (MAX_REPLAY_MOVES) and moves x state size at most {work:,} "
+                               "{most} (MAX_MATCH_MOVES) and moves x state size at most {work:,} "
                                "(MAX_REPLAY_WORK)). Verify it with the command line: referee verify RECORD.json.",
-                               moves=moves, most=MAX_REPLAY_MOVES, work=MAX_REPLAY_WORK),
+                               moves=moves, most=MAX_MATCH_MOVES, work=MAX_REPLAY_WORK),
                           [("/moves", Text("too many moves to verify in one request"))])
 
 

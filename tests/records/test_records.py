@@ -332,10 +332,13 @@ def test_the_verify_command_runs_as_installed(tmp_path):
 
 
 def test_a_record_too_long_for_one_request_is_413():
-    """Over MAX_REPLAY_MOVES (1,000) moves, as for a replay: the command line verifies it."""
+    """Over MAX_MATCH_MOVES (5,000) moves, more than any kept match holds: the command line
+    verifies it."""
     record = finished_record(*MODES[0], seed=0)
-    record["moves"] = record["moves"] * (1000 // len(record["moves"]) + 1)
-    answer = Table().client.post("/v1/records/verify", json=record)
+    record["moves"] = record["moves"] * (5000 // len(record["moves"]) + 1)
+    table = Table()
+    table.client.application.config["MAX_CONTENT_LENGTH"] = 64 << 20   # (a body over 1 MiB is 413 anyway)
+    answer = table.client.post("/v1/records/verify", json=record)
     assert answer.status_code == 413 and answer.get_json()["errors"][0]["pointer"] == "/moves"
 
 
@@ -386,3 +389,12 @@ def test_a_complete_record_names_where_its_seed_came_from():
     record["seeding"].update(mode=None, commitment=None, salt=None)
     verdict = _verdict(record)
     assert verdict.valid is False and verdict.pointer == "/seeding/mode"
+
+
+def test_a_long_call_of_katulhu_record_verifies_over_http():
+    """A random Call of Katulhu game runs to well over a replay's 1,000 moves; its record is
+    within MAX_MATCH_MOVES, so an app verifies it over HTTP as the command line does."""
+    record = finished_record(*MODES[9], seed=9)
+    assert len(record["moves"]) > 1000
+    answer = Table().client.post("/v1/records/verify", json=record)
+    assert answer.status_code == 200 and answer.get_json() == {"valid": True}

@@ -56,8 +56,8 @@ def get_record(query, match_id):
               description="The verdict: a record that departs from the rules is a normal answer (valid false, "
                           "with a pointer to the first discrepancy)")
 @blp.doc(operationId="verifyRecord", responses={
-    "413": problem("More moves than a request may replay (`MAX_REPLAY_MOVES`, `MAX_REPLAY_WORK`), or a body over "
-                   "`REFEREE_MAX_BODY_BYTES`: verify with the command line", "BodyTooLarge"),
+    "413": problem("More moves than a match takes (`MAX_MATCH_MOVES`) or too much work (`MAX_REPLAY_WORK`), or a "
+                   "body over `REFEREE_MAX_BODY_BYTES`: verify with the command line", "BodyTooLarge"),
     "422": problem("The body is not a record (JSON pointers in `errors`)")})
 def verify_record(record):
     """Verify a complete match record
