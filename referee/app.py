@@ -89,11 +89,13 @@ class RefereeApi(Api):
             content_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
+                response["headers"] = header_docs.named("X-Request-ID", *header_docs.PROBLEM_HEADERS)
                 content_type = problems.PROBLEM_CONTENT_TYPE
             prepare_response(response, self.spec, content_type)
             self.spec.components.response(status.name, response, lazy=True)
         default = {"description": "Any other problem: a failure of the service is a bug",
-                   "schema": self.ERROR_SCHEMA, "headers": header_docs.named("X-Request-ID"),
+                   "schema": self.ERROR_SCHEMA,
+                   "headers": header_docs.named("X-Request-ID", *header_docs.PROBLEM_HEADERS),
                    "examples": {"InternalError": "InternalError"}}
         prepare_response(default, self.spec, problems.PROBLEM_CONTENT_TYPE)
         self.spec.components.response("DEFAULT_ERROR", default, lazy=True)

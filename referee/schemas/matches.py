@@ -131,9 +131,10 @@ class MatchVerdict(Schema):
         "description": "the next state as the moving seat may see it (`<Game>View`); null when illegal"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened, as the moving seat may see it"})
-    scores = _scores(required=True, metadata={
+    scores = _scores(required=True, allow_none=True, metadata={
         "description": "the score sheet (`<Game>Scores`) after this answer: of the next state when the move is "
-                       "legal, of the unchanged state when it is not; provisional until the game is finished"})
+                       "legal, of the unchanged state when it is not; provisional until the game is finished; "
+                       "null while a jointly seeded match waits for contributions"})
     outcome = fields.Nested(OutcomeOut, required=True)
     suggestions = fields.List(_move(), required=True, metadata={
         "description": SUGGESTIONS + ". Taken only from the moves this seat may make as it can know them (its "

@@ -19,6 +19,8 @@ import secrets
 
 from referee.engine.joint import Seeded, is_pending
 from referee.games import GAMES
+from referee.service.errors import InvalidRequest
+from referee.service.texts import Text
 
 SALT_BYTES = 16
 MODES = ("referee", "creator", "joint")
@@ -40,6 +42,15 @@ def draw(seed: str | None, joint: bool = False) -> tuple[str, dict]:
     seed, salt = secrets.token_hex(16), secrets.token_hex(SALT_BYTES)
     return seed, {"mode": "joint" if joint else "referee", "salt": salt, "commitment": commitment(seed, salt),
                   "seed": seed}
+
+
+def check_request(seed: str | None, seeding: str | None) -> None:
+    """Raise InvalidRequest (422, pointer ``/seeding``) for a creation request naming both a
+    seed and a seeding: the referee commits to a seed only when it draws it."""
+    if seed is not None and seeding is not None:
+        raise InvalidRequest(Text("A seed named by the creation request is the creator's choice: the referee draws "
+                                  "and commits to the seed only without one. Send seeding without seed."),
+                             [("/seeding", Text("not with seed"))])
 
 
 def game_of(meta: dict) -> Seeded:

@@ -3,7 +3,9 @@
 The service runs as it is deployed: gunicorn with gevent workers (gunicorn.conf.py), one
 server on a redis-server (stopped at the end of its run, for the 503s), one on the in-process
 store with a short body deadline and one waiting request allowed (408, and the 503 of too many
-waiting requests). Each operation is asked for every answer it documents: its successes
+waiting requests), and one with REFEREE_STATE_KEYS (signed states, and the 422 of a signature
+that does not match: answered only by a server holding keys, declared on every operation
+taking a state). Each operation is asked for every answer it documents: its successes
 (with their optional headers: a long-poll that waited, an idempotent replay), 304, and each
 problem (the request of each problem example among them). Then:
 
@@ -39,9 +41,10 @@ import redis
 import yaml
 
 from referee.api.contract import problem_examples
-from referee.api.contract.examples import MATCH_ID
+from referee.api.contract.examples import MATCH_ID, SHORT_DECK
 from referee.api.http import problems
 from referee.api.ops.live import WaitingSlots
+from referee.limits import MAX_MATCH_MOVES
 from tests.edge.support import raw_request
 from tests.support.contract_run import JSON_TYPES, TRANSPORT_HEADERS, Contract, Exchange
 from tests.support.matches_support import Gunicorn, RedisServer, have, wait_for
@@ -165,7 +168,8 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
     auth = [{"Authorization": f"Bearer {seat['secret']}"} for seat in match["seats"]]
     reads = {"/v1/matches/{match_id}": base, "/v1/matches/{match_id}/log": f"{base}/log",
              "/v1/matches/{match_id}/events": f"{base}/events",
-             "/v1/matches/{match_id}/legal-moves": f"{base}/legal-moves"}
+             "/v1/matches/{match_id}/legal-moves": f"{base}/legal-moves",
+             "/v1/matches/{match_id}/record": f"{base}/record"}
     for template, path in reads.items():
         stream = template.endswith("/events")
         if not template.endswith("/legal-moves"):
@@ -180,8 +184,10 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
                  example="NoSuchMatch")
     rec.send("GET", "/v1/matches/{match_id}/events", f"{base}/events", headers={"Last-Event-ID": "x"},
              example="LastEventIdNotAVersion")
-    for template in ("/v1/matches/{match_id}", "/v1/matches/{match_id}/log"):
+    for template in ("/v1/matches/{match_id}", "/v1/matches/{match_id}/log", "/v1/matches/{match_id}/record"):
         rec.send("GET", template, reads[template], headers={"If-None-Match": '"0"'})
+    _seeding(rec, redis_server)
+    _records(rec)
 
     moves = "/v1/matches/{match_id}/moves"
     _, listed = rec.json("GET", "/v1/matches/{match_id}/legal-moves", f"{base}/legal-moves?seat=0",
@@ -228,6 +234,74 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
     return match
 
 
+def _seeding(rec: Recorder, redis_server: RedisServer) -> None:
+    """A jointly seeded match, its seat's contribution (scores null: no card dealt yet), the
+    refusal of a seeding beside a seed, and the record of a match stored without its seeding."""
+    body = {"game": GAME, "players": 2, "seeding": "joint"}
+    joint = rec.json("POST", "/v1/matches", body=body)[1]
+    rec.send("POST", "/v1/matches", body={**body, "seed": "s"}, example="SeedingWithSeed")
+    contribution = {"type": "contribute", "player": 0, "contribution": "seat 0's"}
+    rec.send("POST", "/v1/matches/{match_id}/moves", f"/v1/matches/{joint['id']}/moves", body={"move": contribution},
+             headers={"Authorization": f"Bearer {joint['seats'][0]['secret']}", "If-Match": '"0"'}, note="contribute")
+    # A match as an earlier version of the service stored it: its meta without the seeding.
+    store = redis.Redis(port=redis_server.port)
+    snap = store.hgetall(f"match:{{{joint['id']}}}:snap")
+    meta = json.loads(snap[b"meta"])
+    del meta["seeding"]
+    store.hset(f"match:{{{MATCH_ID}}}:snap", mapping={**snap, b"meta": json.dumps(meta)})
+    rec.send("GET", "/v1/matches/{match_id}/record", f"/v1/matches/{MATCH_ID}/record", example="NoRecord")
+    store.delete(f"match:{{{MATCH_ID}}}:snap")
+    store.close()
+
+
+def _records(rec: Recorder) -> None:
+    """A match played to its end: its record, its stream's 204 to a reader that has its end;
+    records verified (valid, altered), and the refusals of verification."""
+    match = rec.json("POST", "/v1/matches", body={"game": GAME, "players": 2, "options": SHORT_DECK})[1]
+    base = f"/v1/matches/{match['id']}"
+    auth = [{"Authorization": f"Bearer {seat['secret']}"} for seat in match["seats"]]
+    version = 0
+    while True:
+        try:
+            seat, move = _next_move(rec, match)
+        except AssertionError:
+            break
+        rec.send("POST", "/v1/matches/{match_id}/moves", f"{base}/moves", body={"move": move},
+                 headers={**auth[seat], "If-Match": f'"{version}"'})
+        version += 1
+    record = rec.json("GET", "/v1/matches/{match_id}/record", f"{base}/record?seat=1", headers=auth[1])[1]
+    assert record["complete"] and record["version"] == version
+    rec.send("GET", "/v1/matches/{match_id}/events", f"{base}/events", headers={"Last-Event-ID": str(version)},
+             note="has the end")
+    verify = "/v1/records/verify"
+    for body in _request_examples("post", verify):
+        rec.send("POST", verify, body=body)
+    rec.send("POST", verify, body=record, note="a record of the run")
+    rec.send("POST", verify, body={}, example="RecordUnfit")
+    long = {**record, "moves": [record["moves"][0]] * (MAX_MATCH_MOVES + 1)}
+    rec.send("POST", verify, body=long, example="RecordTooLong")
+    _body_problems(rec, "post", verify)
+
+
+def _signed(rec: Recorder) -> None:
+    """On a server with REFEREE_STATE_KEYS: every stateless operation's examples (their states
+    signed), each sent again with its state's signature, and with a signature of another state."""
+    for game in ("scratch-and-catch", "call-of-katulhu", "catatac"):
+        for operation in STATELESS:
+            template = f"/v1/games/{game}/{operation}"
+            for body in _request_examples("post", template):
+                rec.send("POST", template, body=body)
+            if operation == "setup":
+                continue
+            setup = _request_examples("post", f"/v1/games/{game}/setup")[0]
+            signed = rec.json("POST", f"/v1/games/{game}/setup", body=setup)[1]
+            body = _request_examples("post", template)[0]
+            if body["state"] == signed["state"]:
+                rec.send("POST", template, body={**body, "state_signature": signed["state_signature"]})
+            other = {**body, "state": _impossible(game, body["state"]), "state_signature": signed["state_signature"]}
+            rec.send("POST", template, body=other, example="UnsignedState")
+
+
 def _store_down(rec: Recorder, match: dict, redis_server: RedisServer) -> None:
     """Every match operation, and readiness, while the store does not answer."""
     redis_server.stop()
@@ -236,6 +310,7 @@ def _store_down(rec: Recorder, match: dict, redis_server: RedisServer) -> None:
     rec.send("POST", "/v1/matches", body={"game": GAME, "players": 2}, example="StoreUnavailable")
     for template, path in (("/v1/matches/{match_id}", base), ("/v1/matches/{match_id}/log", f"{base}/log"),
                            ("/v1/matches/{match_id}/events", f"{base}/events"),
+                           ("/v1/matches/{match_id}/record", f"{base}/record"),
                            ("/v1/matches/{match_id}/legal-moves", f"{base}/legal-moves?seat=0")):
         rec.send("GET", template, path, example="StoreUnavailable")
     rec.send("POST", "/v1/matches/{match_id}/moves", f"{base}/moves", body={"move": {"type": "play", "player": 0}},
@@ -289,9 +364,11 @@ def run(tmp_path_factory) -> dict:
     main = Gunicorn({**common, "REDIS_URL": redis_server.url}, directory / "main.log")
     limits = Gunicorn({**common, "REDIS_URL": "", "REFEREE_MAX_WAITING": "1",
                        "REFEREE_BODY_TIMEOUT_SECONDS": str(BODY_TIMEOUT)}, directory / "limits.log")
-    servers = [main, limits]
+    keyed = Gunicorn({**common, "REDIS_URL": "", "REFEREE_STATE_KEYS": "a key of the contract run"},
+                     directory / "keyed.log")
+    servers = [main, limits, keyed]
     try:
-        with ThreadPoolExecutor(2) as pool:
+        with ThreadPoolExecutor(len(servers)) as pool:
             list(pool.map(Gunicorn.start, servers))
         exchanges: list[Exchange] = []
         rec = Recorder(main.port, exchanges)
@@ -300,6 +377,7 @@ def run(tmp_path_factory) -> dict:
         unnamed = _unnamed_methods(Recorder(main.port, []), match)
         _store_down(rec, match, redis_server)
         _limits(Recorder(limits.port, exchanges))
+        _signed(Recorder(keyed.port, exchanges))
         yield {"exchanges": exchanges, "unnamed": unnamed}
     finally:
         for server in servers:
@@ -416,7 +494,9 @@ def test_every_problem_example_is_the_answer_to_its_request(run):
                 faults.append(f"{method.upper()} {template} {status}: example {name} was not asked")
             expected = _with_run_settings(name, value)
             for exchange in asked:
-                got = json.loads(exchange.body)
+                # the run's match in place of the examples' (its id is drawn at random)
+                match_id = exchange.path.split("/")[3] if exchange.path.startswith("/v1/matches/") else MATCH_ID
+                got = json.loads(exchange.body.decode().replace(match_id, MATCH_ID))
                 if got != expected:
                     faults.append(f"{exchange}: example {name} in referee/api/contract/problem_examples.py is "
                                   f"{json.dumps(expected)}; the service answers {json.dumps(got)}")

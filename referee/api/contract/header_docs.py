@@ -41,11 +41,11 @@ HEADERS: dict[str, dict[str, Any]] = {
         "required": True, "schema": {"type": "string", "enum": ["private, no-cache", "no-store"]}},
     "Vary": {
         "description": "The request headers this answer depends on: `Authorization` (a seat's view), "
-                       "`Accept-Language` (verdict messages), `Prefer` (a long-poll that waited).",
+                       "`Accept-Language` (verdict messages, problem details), `Prefer` (a long-poll that waited).",
         "required": True, "schema": _TEXT},
     "Content-Language": {
-        "description": "The language of the verdict messages and catalogue texts: `ja` when `Accept-Language` "
-                       "prefers Japanese, else `en`.",
+        "description": "The language of the verdict messages, catalogue texts and problem details: `ja` when "
+                       "`Accept-Language` prefers Japanese, else `en`.",
         "required": True, "schema": {"type": "string", "enum": ["en", "ja"]}},
     "Idempotent-Replayed": {
         "description": "`true` when this is the answer stored under the request's `Idempotency-Key` (a retry of "
@@ -82,9 +82,14 @@ def optional(name: str, when: str) -> dict[str, dict[str, Any]]:
     return {name: header}
 
 
+# Every problem is said in the language Accept-Language asks for (referee/api/http/problems.py).
+PROBLEM_HEADERS = ("Content-Language", "Vary")
+
+
 def problem(description: str, *examples: str, headers: dict | None = None) -> dict[str, Any]:
     """A problem+json response with the named examples of
-    :mod:`referee.api.contract.problem_examples` (components/examples)."""
+    :mod:`referee.api.contract.problem_examples` (components/examples); its headers are
+    ``headers`` and :data:`PROBLEM_HEADERS` (added by :class:`AnswerDocs`)."""
     media: dict[str, Any] = {"schema": "Problem"}
     if examples:
         media["examples"] = {name: name for name in examples}
@@ -108,8 +113,9 @@ BODY_PROBLEMS = {
 class AnswerDocs(BasePlugin):
     """apispec plugin (flask-smorest's ``extra_plugins``): registers :data:`HEADERS` and the
     problem examples as components; declares ``X-Request-ID`` on every response of every
-    operation and :data:`BODY_PROBLEMS` on every operation that takes a body (an operation's
-    own response of the same status keeps its description and gains the example)."""
+    operation, ``Content-Language`` and ``Vary`` on every problem response, and
+    :data:`BODY_PROBLEMS` on every operation that takes a body (an operation's own response of
+    the same status keeps its description and gains the example)."""
 
     def init_spec(self, spec) -> None:
         super().init_spec(spec)
@@ -131,7 +137,8 @@ class AnswerDocs(BasePlugin):
                         else _copy(response)
             for response in responses.values():
                 if isinstance(response, dict):   # (a component's name: the component declares it)
-                    response["headers"] = {**named("X-Request-ID"), **response.get("headers", {})}
+                    language = named(*PROBLEM_HEADERS) if PROBLEM_CONTENT_TYPE in response.get("content", {}) else {}
+                    response["headers"] = {**named("X-Request-ID"), **language, **response.get("headers", {})}
             # in the order of their status codes, "default" last
             operation["responses"] = dict(sorted(responses.items(), key=lambda item: (not item[0].isdigit(), item[0])))
 

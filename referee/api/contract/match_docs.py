@@ -38,4 +38,5 @@ MATCH_ID = {"match_id": "$response.body#/id"}
 EVENTS_ENDED = {"description": "No Content: the game is over and Last-Event-ID names its final version (the id of "
                                "the `end` event) or a later one, so the reader has every event. No body and no "
                                "Content-Type; an EventSource stops reconnecting on it (HTML standard, "
-                               "\"Server-sent events\"), and any other client should stop too"}
+                               "\"Server-sent events\"), and any other client should stop too",
+                "headers": named("Cache-Control", "Vary")}

@@ -1,12 +1,13 @@
 """Examples of the problems the operations answer (OpenAPI ``components/examples``): each is
 the problem document the service answers to the request its summary names.
 
-Where the service builds a problem without a request (the seat and version refusals of the
-match service, run here on an in-process store; the body, store and waiting limits of the
-HTTP layer), the example is built by that code, so that it says what the service says. The
-others (a body the JSON reader or the schema refuses, If-Match, the media type) are written
-out. tests/api/test_contract_run.py sends each example's request to a real server and
-requires its answer.
+Each example is built by the code that answers it, so that it says what the service says:
+the refusals of the match service (run here on an in-process store), of records, seeding and
+signed states; the body, store and waiting limits of the HTTP layer; and the checks that read
+the request (If-Match, the media type), run here in a request made up for them. A body the
+schema refuses is said with the words of referee/api/http/problems.py and marshmallow's.
+tests/api/test_contract_run.py sends each example's request to a real server and requires its
+answer (with its match's id in place of the examples' ``MATCH_ID``).
 """
 
 from __future__ import annotations
@@ -15,22 +16,29 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
+import flask
+from flask import Flask
 from werkzeug.exceptions import InternalServerError
 
-from referee.api.body.transport import DEFAULT_BODY_TIMEOUT_SECONDS, DEFAULT_MAX_BODY_BYTES
+from referee.api.body.transport import DEFAULT_BODY_TIMEOUT_SECONDS, DEFAULT_MAX_BODY_BYTES, unsupported_media
 from referee.api.contract import examples
-from referee.api.http import problems
+from referee.api.http import conditions, problems
 from referee.api.ops import live
 from referee.games import GAMES
-from referee.service.errors import Refused, problem_body
+from referee.json_text import strict_loads
+from referee.limits import MAX_MATCH_MOVES
+from referee.service import records, seeding, state_signing, verify
+from referee.service.errors import NotJson, Refused, problem_body
 from referee.service.matches import IfMatch, Matches
 from referee.store import max_waiting_from_env
 from referee.store.memory import MemoryStore
 from referee.store.snapshot_cache import RecentSnapshots
 
-_UNFIT = "The request body does not fit the schema of this operation."
-_QUERY_UNFIT = "A query parameter does not fit the schema of this operation."
-_MISSING = "Missing data for required field."
+_UNFIT = problems.UNFIT_DETAILS["json"]
+_QUERY_UNFIT = problems.UNFIT_DETAILS["query"]
+_MISSING = "Missing data for required field."   # (marshmallow's)
+# A key for the signed states' example (REFEREE_STATE_KEYS holds the deployment's own).
+_EXAMPLE_KEYS = state_signing.StateKeys((b"an example key of the contract",))
 
 
 def _answered(response) -> dict:
@@ -91,16 +99,53 @@ def _last_event_id() -> None:
     live.last_event_id("x")
 
 
+def _not_json() -> None:
+    try:
+        strict_loads(b"{")
+    except ValueError as error:
+        raise NotJson(error) from None
+
+
+def _in_request(path: str, check: Callable[[], Any], **request: Any) -> dict:
+    """The problem ``check`` raises or answers in a request to ``path`` (a POST route of the
+    service's, so that the request's view arguments are the service's)."""
+    app = Flask(__name__)
+    app.add_url_rule(path.replace(examples.MATCH_ID, "<match_id>"), "example", methods=["POST"])
+    with app.test_request_context(path, method="POST", **request):
+        answered = _refused(check) if request.get("headers") is not None else check()
+    return answered if isinstance(answered, dict) else _answered(answered)
+
+
+def _if_match() -> None:
+    error = conditions.if_match()[2]
+    if error is not None:
+        raise error
+
+
+def _unsigned_state() -> None:
+    state = GAMES[examples.MATCH_GAME].setup(examples.PLAYERS, "example", {})
+    state_signing.check(_EXAMPLE_KEYS, examples.MATCH_GAME, {"state": state, "state_signature": "0" * 64})
+
+
+def _record_too_long() -> None:
+    entry = {"version": 1, "player": 0, "at": "2026-01-01T00:00:00Z", "move": {}, "events": [], "redacted": False}
+    verify.check_work({"start": {}, "moves": [entry] * (MAX_MATCH_MOVES + 1)})
+
+
+_MOVES = f"/v1/matches/{examples.MATCH_ID}/moves"
+_RECORD_FIELDS = ("format", "id", "game", "rules_version", "players", "seat", "version", "complete", "options",
+                  "seeding", "start", "moves", "final")
+
+
 # name -> (what was sent, the problem document: a callable when built by the service's code)
 _SOURCES: dict[str, tuple[str, Any]] = {
-    "BodyNotJson": ("a body that is not JSON (`{`)", problem_body(
-        400, "The request body could not be parsed as JSON.", [("", "Invalid JSON body.")])),
+    "BodyNotJson": ("a body that is not JSON (`{`)", lambda: _refused(_not_json)),
     "BodyTooSlow": ("a body that did not arrive within the body deadline (10 s by default)",
                     lambda: _answered(problems.body_too_slow(DEFAULT_BODY_TIMEOUT_SECONDS))),
     "BodyTooLarge": ("a body over REFEREE_MAX_BODY_BYTES (1 MiB by default)",
                      lambda: _answered(problems.body_too_large(DEFAULT_MAX_BODY_BYTES))),
-    "BodyNotJsonMedia": ("a body sent as `text/plain`",
-                         problem_body(415, "Send the request body as application/json.")),
+    "BodyNotJsonMedia": ("a body sent as `text/plain`", lambda: _in_request(
+        _MOVES, lambda: unsupported_media(flask.request), content_type="text/plain", data=b"{}")),
     "SetupUnfit": ("`{}`: no player count", _missing("players")),
     "StateMissing": ("`{}`: no state", _missing("state")),
     "AdjudicateUnfit": ("`{}`: no state, no move", _missing("state", "move")),
@@ -121,12 +166,18 @@ _SOURCES: dict[str, tuple[str, Any]] = {
                      lambda: _match_refusals()["StaleVersion"]),
     "IdempotencyKeyReused": ("`Idempotency-Key: move-1` again, with another move",
                              lambda: _match_refusals()["IdempotencyKeyReused"]),
-    "IfMatchMissing": ("a move without `If-Match`", problem_body(
-        428, "A move needs If-Match with the match's ETag (GET the match to read it).")),
-    "IfMatchMalformed": ("`If-Match: 0`, the version without its quotes", problem_body(
-        400, "If-Match must list entity tags in double quotes, as the ETag header gives them (RFC 9110 section "
-             "8.8.3): '0' is not one.", [("/headers/If-Match", "not a list of quoted entity tags")],
-        title="Malformed header", slug="malformed-header")),
+    "IfMatchMissing": ("a move without `If-Match`", lambda: _in_request(_MOVES, _if_match, headers={})),
+    "IfMatchMalformed": ("`If-Match: 0`, the version without its quotes",
+                         lambda: _in_request(_MOVES, _if_match, headers={"If-Match": "0"})),
+    "SeedingWithSeed": ("`{\"game\": \"scratch-and-catch\", \"players\": 2, \"seed\": \"s\", \"seeding\": "
+                        "\"joint\"}`", lambda: _refused(lambda: seeding.check_request("s", "joint"))),
+    "NoRecord": ("the record of a match stored without its seeding (kept by an earlier version of the service)",
+                 lambda: _refused(lambda: records.record(None, examples.MATCH_ID, None, {}, None))),
+    "RecordUnfit": ("`{}`: no field of a record", _missing(*_RECORD_FIELDS)),
+    "RecordTooLong": (f"a record of {MAX_MATCH_MOVES + 1} moves (`MAX_MATCH_MOVES`: {MAX_MATCH_MOVES})",
+                      lambda: _refused(_record_too_long)),
+    "UnsignedState": ("with `REFEREE_STATE_KEYS` set: a state with a `state_signature` that does not match it",
+                      lambda: _refused(_unsigned_state)),
     "StoreUnavailable": ("any match request while the match store does not answer",
                          lambda: _answered(problems.store_unavailable())),
     "TooManyWaiting": ("a long-poll or event stream while REFEREE_MAX_WAITING requests (750 by default) wait",

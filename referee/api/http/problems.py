@@ -165,7 +165,7 @@ def from_refusal(error: Refused) -> Response:
 
 
 # The detail of a 422 by the part of the request that does not fit (webargs' locations).
-_UNFIT = {
+UNFIT_DETAILS = {
     "json": Text("The request body does not fit the schema of this operation: correct the fields the errors "
                  "point at (the schema is in /openapi.yaml, shown at /docs)."),
     "query": Text("A query parameter does not fit the schema of this operation: correct the parameters the "
@@ -208,7 +208,7 @@ def _unfit(messages: Mapping, hint: Text | None) -> Text:
     if list(messages) == ["json"] and request and not request.get_data(cache=True):
         # webargs reads an empty body as no fields at all (each required one is then missing)
         return _EMPTY_BODY
-    return _UNFIT.get(next(iter(messages)), _UNFIT_REQUEST) if len(messages) == 1 else _UNFIT_REQUEST
+    return UNFIT_DETAILS.get(next(iter(messages)), _UNFIT_REQUEST) if len(messages) == 1 else _UNFIT_REQUEST
 
 
 def _not_here() -> Text:

@@ -10,7 +10,7 @@ from flask import Response, g
 
 from referee.api.body.parsing import Blueprint, with_fast_body
 from referee.api.contract import examples
-from referee.api.contract.header_docs import named, optional, problem
+from referee.api.contract.header_docs import named, problem
 from referee.api.http.languages import language_of_request
 from referee.api.ops.metrics import count_verdict
 from referee.engine.core import Game
@@ -62,10 +62,6 @@ _UNFIT = {"setup": "SetupUnfit", "legal-moves": "StateMissing", "adjudicate": "A
           "score": "StateMissing", "view": "ViewUnfit", "replay": "ReplayUnfit"}
 _JUDGED = {"adjudicate", "replay"}
 LANGUAGE_HEADERS = named("Content-Language", "Vary")
-# An impossible state is refused after the language of the messages was chosen.
-_JUDGED_PROBLEM_HEADERS = {**optional("Content-Language", "when the state was read to be judged (an impossible "
-                                                          "state)"),
-                           **optional("Vary", "with `Content-Language`")}
 
 
 def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, doc: str, answer,
@@ -82,8 +78,13 @@ def _post_operation(blp: Blueprint, path: str, request_schema, answer_schema, do
     view.__doc__ = doc
     request_examples, answer_examples = examples.game_operation(game_id, path)
     judged = path in _JUDGED
-    unfit = problem("The body does not fit the operation's schema, or holds a state that cannot exist in the game "
-                    "(JSON pointers in `errors`)", _UNFIT[path], headers=_JUDGED_PROBLEM_HEADERS if judged else None)
+    if path == "setup":
+        unfit = problem("The body does not fit the operation's schema (JSON pointers in `errors`)", _UNFIT[path])
+    else:
+        unfit = problem("The body does not fit the operation's schema, or holds a state that cannot exist in the "
+                        "game (JSON pointers in `errors`); with `REFEREE_STATE_KEYS` set, a `state_signature` that "
+                        "does not match the state (or none, with `REFEREE_REQUIRE_SIGNED_STATES=1`)", _UNFIT[path],
+                        "UnsignedState")
     problems = {"422": unfit}
     if path == "replay":
         problems["413"] = problem("The body is larger than REFEREE_MAX_BODY_BYTES, or the replay asks for more work "

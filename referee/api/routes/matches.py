@@ -144,7 +144,8 @@ def _authorization() -> str | None:
                      "description": "a move by seat 0 in the match just created, at the version just created"},
     }},
     "422": problem("The body does not fit: an unknown game (pointer `/game`), a player count or options the "
-                   "game cannot be played with", "UnknownGame"),
+                   "game cannot be played with, or `seeding` beside `seed` (pointer `/seeding`)", "UnknownGame",
+                   "SeedingWithSeed"),
     "503": docs.STORE_UNAVAILABLE})
 def create_match(body):
     """Create a match
@@ -163,10 +164,7 @@ def create_match(body):
                                   players=body["players"], counts=counts),
                              [("/players", Text("must be one of [{counts}]", counts=counts))])
     options = _load(game.id, "OPTIONS", body.get("options") or {}, "/options")
-    if "seeding" in body and "seed" in body:
-        raise InvalidRequest(Text("A seed named by the creation request is the creator's choice: the referee draws "
-                                  "and commits to the seed only without one. Send seeding without seed."),
-                             [("/seeding", Text("not with seed"))])
+    seeding.check_request(body.get("seed"), body.get("seeding"))
     answer = _matches().create(game, body["players"], body.get("seed"), options, body.get("seeding") == "joint")
     response = json_response(answer, 201)
     response.headers["ETag"] = etag(0)

@@ -29,10 +29,11 @@ blp = Blueprint("records", __name__, url_prefix="/v1",
 
 @blp.route("/matches/<string:match_id>/record", methods=["GET"])
 @blp.arguments(SeatQuery(), location="query")
-@blp.response(200, Record, headers=docs.ETAG_HEADER, examples=examples.record_operation("getMatchRecord")[1])
+@blp.response(200, Record, headers=docs.READ_HEADERS, examples=examples.record_operation("getMatchRecord")[1])
 @blp.doc(operationId="getMatchRecord", parameters=docs.READ_PARAMS, security=[{}, {docs.SECURITY_SCHEME: []}],
          responses={"304": docs.NOT_MODIFIED, **docs.READ_PROBLEMS,
-                    "404": problem("No such match (or it expired), or a match that kept no record", "NoSuchMatch"),
+                    "404": problem("No such match (or it expired), or a match that kept no record", "NoSuchMatch",
+                                   "NoRecord"),
                     "503": docs.STORE_UNAVAILABLE})
 def get_record(query, match_id):
     """The whole match as one document
@@ -57,8 +58,8 @@ def get_record(query, match_id):
                           "with a pointer to the first discrepancy)")
 @blp.doc(operationId="verifyRecord", responses={
     "413": problem("More moves than a match takes (`MAX_MATCH_MOVES`) or too much work (`MAX_REPLAY_WORK`), or a "
-                   "body over `REFEREE_MAX_BODY_BYTES`: verify with the command line", "BodyTooLarge"),
-    "422": problem("The body is not a record (JSON pointers in `errors`)")})
+                   "body over `REFEREE_MAX_BODY_BYTES`: verify with the command line", "BodyTooLarge", "RecordTooLong"),
+    "422": problem("The body is not a record (JSON pointers in `errors`)", "RecordUnfit")})
 def verify_record(record):
     """Verify a complete match record
 
