@@ -29,8 +29,8 @@ def record(store: Store, match_id: str, snap: Snapshot, meta: dict, seat: int | 
     "options", "seeding", "start", "moves", "final"}`` (docs/records.md). Raises MatchNotFound
     when the match expired since ``snap`` was read, NoRecord for a match that kept no seed."""
     if "seed" not in (meta.get("seeding") or {}):
-        raise NoRecord(Text("This match kept no record: it was created by an earlier version of the service. "
-                            "Matches created from now on keep theirs."))
+        raise NoRecord(Text("This match kept no record: the version of the service that created it kept none. "
+                            "Read its log instead (GET /v1/matches/{id}/log)."))
     entries = store.log(match_id)
     if entries is None:
         raise not_found(match_id)

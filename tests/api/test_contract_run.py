@@ -186,6 +186,8 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
              example="LastEventIdNotAVersion")
     for template in ("/v1/matches/{match_id}", "/v1/matches/{match_id}/log", "/v1/matches/{match_id}/record"):
         rec.send("GET", template, reads[template], headers={"If-None-Match": '"0"'})
+    rec.send("GET", "/v1/matches/{match_id}/legal-moves", f"{base}/legal-moves?seat=0",
+             headers={**auth[0], "If-None-Match": '"0"'})
     _seeding(rec, redis_server)
     _records(rec)
 
@@ -278,7 +280,8 @@ def _records(rec: Recorder) -> None:
         rec.send("POST", verify, body=body)
     rec.send("POST", verify, body=record, note="a record of the run")
     rec.send("POST", verify, body={}, example="RecordUnfit")
-    long = {**record, "moves": [record["moves"][0]] * (MAX_MATCH_MOVES + 1)}
+    entry = min(record["moves"], key=lambda move: len(json.dumps(move)))   # (within the body limit)
+    long = {**record, "moves": [{**entry, "events": []}] * (MAX_MATCH_MOVES + 1)}
     rec.send("POST", verify, body=long, example="RecordTooLong")
     _body_problems(rec, "post", verify)
 
