@@ -5,7 +5,7 @@ in-memory match store) through random matches of every game and mode, bad bodies
 headers, and records each request with the answer. ``test_differential.py`` sends the same
 requests to the current tree and compares.
 
-Record from a revision's tree (the committed corpus.jsonl.gz was recorded at 885ec9a)::
+Record from a revision's tree::
 
     git worktree add --detach /tmp/base REV
     PYTHONPATH=/tmp/base python tests/differential/corpus.py tests/differential/corpus.jsonl.gz
@@ -294,8 +294,9 @@ def load(path: Path = CORPUS) -> list[dict]:
 
 
 def main(out: str) -> None:
+    client = app_client()   # outside: building the app's contract draws secrets of its own, as in the test
     with seeded_secrets():
-        records = record(app_client())
+        records = record(client)
     text = "".join(json.dumps(item, sort_keys=True) + "\n" for item in records)
     with open(out, "wb") as file, gzip.GzipFile(filename="", fileobj=file, mode="wb", mtime=0) as packed:
         packed.write(text.encode("utf-8"))
