@@ -25,6 +25,7 @@ from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore
 from tests.browser.test_table_page import Watch, join
+from tests.support.matches_support import play_first_moves
 from tests.support.serving import serving
 
 GAME = GAMES["scratch-and-catch"]
@@ -104,23 +105,6 @@ def _create(client, seed: str) -> tuple[dict, list[str]]:
     return match, [seat["secret"] for seat in match["seats"]]
 
 
-def _play(client, store, match: dict, secrets: list[str], moves: int | None) -> int:
-    """Play the first legal move ``moves`` times (None: to the end); returns the version."""
-    version = store.get(match["id"]).version
-    while moves is None or moves > 0:
-        state = json.loads(store.get(match["id"]).state)
-        if state["finished"]:
-            break
-        chosen = GAME.legal_moves(state)[0]
-        answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": chosen},
-                             headers={"Authorization": f"Bearer {secrets[chosen['player']]}",
-                                      "If-Match": f'"{version}"'})
-        assert answer.get_json()["legal"]
-        version += 1
-        moves = None if moves is None else moves - 1
-    return version
-
-
 # A plain EventSource: what it dispatched, and its state after ``seconds``.
 EVENT_SOURCE = """async ([url, seconds]) => {
   const source = new EventSource(url);
@@ -138,7 +122,7 @@ EVENT_SOURCE = """async ([url, seconds]) => {
 def test_an_event_source_on_a_finished_match_gets_end_once_and_stops(service, app_origin, browser, where):
     base, recorder, client, store = service
     match, secrets = _create(client, f"event-source-{where}")
-    final = _play(client, store, match, secrets, None)
+    final = play_first_moves(client, store, match, secrets)
     outcome = client.get(f"/v1/matches/{match['id']}").get_json()
     context = browser.new_context()
     try:
@@ -195,7 +179,7 @@ POLYFILL = """([url, secret, lastEventId]) => {
 def test_a_stream_polyfill_with_a_seat_secret_reads_the_stream_from_another_origin(service, app_origin, browser):
     base, recorder, client, store = service
     match, secrets = _create(client, "polyfill")
-    _play(client, store, match, secrets, 2)
+    play_first_moves(client, store, match, secrets, 2)
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -207,7 +191,7 @@ def test_a_stream_polyfill_with_a_seat_secret_reads_the_stream_from_another_orig
         page.evaluate(POLYFILL, [url, secrets[0], "0"])
         page.wait_for_function("window.failure !== null || window.received.length >= 2")
         assert page.evaluate("window.failure") is None, "the stream did not open (CORS preflight refused?)"
-        _play(client, store, match, secrets, 1)   # a move while the page listens
+        play_first_moves(client, store, match, secrets, 1)   # a move while the page listens
         page.wait_for_function("window.failure !== null || window.received.length >= 3")
         received = page.evaluate("window.received")
         assert page.evaluate("window.answered") == [200, "text/event-stream; charset=utf-8"]
@@ -231,7 +215,7 @@ def test_a_stream_polyfill_with_a_seat_secret_reads_the_stream_from_another_orig
 def test_the_table_page_joining_a_finished_match_stops_at_the_204(service, browser):
     base, recorder, client, store = service
     match, secrets = _create(client, "table-finished")
-    final = _play(client, store, match, secrets, None)
+    final = play_first_moves(client, store, match, secrets)
     context = browser.new_context(locale="en-GB")
     try:
         page = context.new_page()

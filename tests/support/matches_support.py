@@ -167,3 +167,24 @@ def http(method: str, url: str, body=None, headers: dict | None = None) -> tuple
 
 def have(program: str) -> bool:
     return shutil.which(program) is not None
+
+
+def play_first_moves(client, store, match: dict, secrets: list[str], moves: int | None = None) -> int:
+    """Play the first legal move of the match's state ``moves`` times (None: to the end of the
+    game) through ``client`` (a Flask test client on ``store``); returns the version reached."""
+    from referee.games import GAMES
+
+    game = GAMES[match["game"]]
+    version = store.get(match["id"]).version
+    while moves is None or moves > 0:
+        state = json.loads(store.get(match["id"]).state)
+        if state["finished"]:
+            break
+        chosen = game.legal_moves(state)[0]
+        answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": chosen},
+                             headers={"Authorization": f"Bearer {secrets[chosen['player']]}",
+                                      "If-Match": f'"{version}"'})
+        assert answer.get_json()["legal"], answer.get_json()
+        version += 1
+        moves = None if moves is None else moves - 1
+    return version

@@ -22,7 +22,7 @@ from referee.app import create_app
 from referee.games import GAMES
 from referee.store import MAX_WAIT_SECONDS
 from referee.store.memory import MemoryStore
-from tests.support.matches_support import Gunicorn, RedisServer, have
+from tests.support.matches_support import Gunicorn, RedisServer, have, play_first_moves
 from tests.support.matches_support import http as call
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
@@ -230,17 +230,7 @@ def test_a_stream_ends_with_the_game():
     client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
     match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "end"}).get_json()
     secrets = [s["secret"] for s in match["seats"]]
-    version = 0
-    while True:
-        state = json.loads(store.get(match["id"]).state)
-        if state["finished"]:
-            break
-        chosen = GAME.legal_moves(state)[0]
-        answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": chosen},
-                             headers={"Authorization": f"Bearer {secrets[chosen['player']]}",
-                                      "If-Match": f'"{version}"'})
-        assert answer.get_json()["legal"]
-        version += 1
+    version = play_first_moves(client, store, match, secrets)
     stream = client.get(f"/v1/matches/{match['id']}/events", headers={"Last-Event-ID": str(version - 1)})
     text = b"".join(stream.response).decode()   # a finished game's stream ends by itself
     assert text.count("event: move") == 1 and text.rstrip().split("\n")[-2] == "event: end"

@@ -16,7 +16,7 @@ from referee.api.ops.live import WaitingSlots
 from referee.app import create_app
 from referee.games import GAMES
 from referee.store.memory import MemoryStore
-from tests.support.matches_support import Gunicorn
+from tests.support.matches_support import Gunicorn, play_first_moves
 from tests.support.matches_support import http as call
 
 GAME = GAMES["scratch-and-catch"]
@@ -58,15 +58,7 @@ def finished():
     client = create_app({"TESTING": True, "REFEREE_STORE": store, "REFEREE_WAITING": WaitingSlots(0)}).test_client()
     match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2, "seed": "end"}).get_json()
     secrets = [seat["secret"] for seat in match["seats"]]
-    version = 0
-    while not (state := json.loads(store.get(match["id"]).state))["finished"]:
-        chosen = GAME.legal_moves(state)[0]
-        answer = client.post(f"/v1/matches/{match['id']}/moves", json={"move": chosen},
-                             headers={"Authorization": f"Bearer {secrets[chosen['player']]}",
-                                      "If-Match": f'"{version}"'})
-        assert answer.get_json()["legal"]
-        version += 1
-    return client, match, version
+    return client, match, play_first_moves(client, store, match, secrets)
 
 
 def _readers(match) -> list[tuple[str, dict]]:
