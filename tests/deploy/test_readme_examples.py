@@ -56,7 +56,7 @@ def _run(script: str, base: str, tmp_path) -> list:
 
 
 def test_try_it(base, tmp_path):
-    games, listed, played, refused = _run(_blocks("Try it"), base, tmp_path)
+    games, listed, played, refused, suggesting = _run(_blocks("Try it"), base, tmp_path)
     assert {game["id"] for game in games["games"]} == {"catatac", "call-of-katulhu", "scratch-and-catch"}
     hand = json.loads((tmp_path / "setup.json").read_text())["state"]["players"][0]["hand"]
     # Game Progress: a card from the hand (4 dealt) or from the draw pile.
@@ -65,6 +65,12 @@ def test_try_it(base, tmp_path):
     assert played["legal"] and played["events"][0]["card"] == hand[0]
     assert not refused["legal"] and [v["code"] for v in refused["violations"]] == ["NOT_YOUR_TURN"]
     assert refused["violations"][0]["rule"] == "ゲームの進行"
+    assert refused["suggestions"] == []   # player 1 may not move: nothing of its own to suggest
+    # A card not in the hand: the closest legal moves keep the type and the source and change
+    # the card (engine/suggestions.py), in the order legal-moves lists them.
+    assert "C5-1" not in hand and not suggesting["legal"]
+    assert [v["code"] for v in suggesting["violations"]] == ["CARD_NOT_IN_HAND"]
+    assert suggesting["suggestions"] == listed["moves"][:3]
 
 
 def test_at_a_physical_table(base, tmp_path):
