@@ -106,7 +106,8 @@ def _mutated_leaves(record: dict, limit: int | None, seed: int):
         rnd = random.Random(seed)
         named = [leaf for leaf in leaves if leaf[0].startswith(("/seeding", "/players", "/game", "/format",
                                                                 "/complete", "/version", "/rules_version"))]
-        leaves = named + rnd.sample([leaf for leaf in leaves if leaf not in named], limit)
+        others = [leaf for leaf in leaves if leaf not in named]
+        leaves = named + rnd.sample(others, min(limit, len(others)))
     return leaves
 
 
