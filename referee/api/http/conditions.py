@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-from flask import request
+from flask import Response, request
 
 from referee.api.http.problems import ProblemError
+from referee.service.matches import etag
 from referee.service.texts import Text, echo
 
 _VERSION = re.compile(r"^(0|[1-9][0-9]{0,17})$")  # exactly as a match's ETag writes it
@@ -59,3 +60,12 @@ def not_modified(version: int) -> bool:
     any current match): the read is then answered 304."""
     condition = request.if_none_match
     return bool(condition) and condition.contains_weak(str(version))
+
+
+def private(response: Response, version: int) -> Response:
+    """Headers of an answer that depends on who asks (the seat's secret) and on the version:
+    ``Cache-Control: private, no-cache``, ``Vary: Authorization`` and the version's ETag."""
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Authorization"
+    response.headers["ETag"] = etag(version)
+    return response

@@ -114,14 +114,6 @@ def _unfit(game_id: str, name: str) -> Text:
                 "/v1/games/{game} lists the options and their defaults).", game=game_id)
 
 
-def _private(response: Response, version: int) -> Response:
-    """Headers of an answer that depends on who asks (the seat's secret) and on the version."""
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Vary"] = "Authorization"
-    response.headers["ETag"] = etag(version)
-    return response
-
-
 def _authorization() -> str | None:
     return request.environ.get("HTTP_AUTHORIZATION")
 
@@ -198,8 +190,8 @@ def get_match(query, match_id):
     if waited:
         snap = _wait_for_change(matches, match_id, snap)
         if conditions.not_modified(snap.version):
-            return _preference_applied(_private(Response(status=304), snap.version))
-    response = _private(json_response(matches.view(match_id, snap, meta, seat)), snap.version)
+            return _preference_applied(conditions.private(Response(status=304), snap.version))
+    response = conditions.private(json_response(matches.view(match_id, snap, meta, seat)), snap.version)
     return _preference_applied(response) if waited else response
 
 
@@ -326,10 +318,10 @@ def get_log(query, match_id):
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
     if conditions.not_modified(snap.version):
-        return _private(Response(status=304), snap.version)
+        return conditions.private(Response(status=304), snap.version)
     version, entries = matches.log(match_id, snap, seat)
-    return _private(json_response({"id": match_id, "game": meta["game"], "version": version, "seat": seat,
-                                   "entries": entries}), version)
+    return conditions.private(json_response({"id": match_id, "game": meta["game"], "version": version, "seat": seat,
+                                              "entries": entries}), version)
 
 
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
@@ -353,9 +345,10 @@ def get_legal_moves(query, match_id):
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
     if conditions.not_modified(snap.version):
-        return _private(Response(status=304), snap.version)
-    return _private(json_response({"id": match_id, "game": meta["game"], "version": snap.version, "seat": seat,
-                                   "moves": matches.seat_moves(snap, meta, seat)}), snap.version)
+        return conditions.private(Response(status=304), snap.version)
+    listing = {"id": match_id, "game": meta["game"], "version": snap.version, "seat": seat,
+               "moves": matches.seat_moves(snap, meta, seat)}
+    return conditions.private(json_response(listing), snap.version)
 
 
 def _idempotency_key() -> str | None:

@@ -21,7 +21,6 @@ from referee.api.routes.games import json_response
 from referee.schemas.matches import SeatQuery
 from referee.schemas.records import Record, RecordVerdict
 from referee.service import records, verify
-from referee.service.matches import etag
 
 blp = Blueprint("records", __name__, url_prefix="/v1",
                 description="Match records: the whole match in one document, and its offline verification")
@@ -47,8 +46,8 @@ def get_record(query, match_id):
     matches = current_app.extensions["referee.matches"]
     snap, meta = matches.read(match_id, seat, request.environ.get("HTTP_AUTHORIZATION"))
     if conditions.not_modified(snap.version):
-        return _private(Response(status=304), snap.version)
-    return _private(json_response(records.record(matches.store, match_id, snap, meta, seat)), snap.version)
+        return conditions.private(Response(status=304), snap.version)
+    return conditions.private(json_response(records.record(matches.store, match_id, snap, meta, seat)), snap.version)
 
 
 @blp.route("/records/verify", methods=["POST"])
@@ -69,11 +68,3 @@ def verify_record(record):
     verify.refuse_repeated_names(request.environ.get(BODY_KEY) or request.get_data(cache=True))
     verify.check_work(record)
     return json_response(verify.verify(record, verify.share_the_worker).to_json())
-
-
-def _private(response: Response, version: int) -> Response:
-    """Headers of an answer that depends on who asks and on the version (as the log's)."""
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Vary"] = "Authorization"
-    response.headers["ETag"] = etag(version)
-    return response
