@@ -38,7 +38,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "REFILL_PENDING": ("Player {turn} must first refill their hand to 6 cards.", REFILL),
     "NO_REFILL_PENDING": ("Cards are drawn one by one only to refill a hand at a table game.", REFILL),
     "CARD_NOT_IN_HAND": ("Card {card} is not in your hand.", PLAY),
-    "CHOICE_MISSING": ("The move must state {field} (null when unused).", TURN),
+    "CHOICE_MISSING": ("The move must state {field}, even when it is not used.", TURN),
     "NO_PAIR": ("Card {card} does not make a pair with {top}.", PAIR),
     "PAIR_ACTION_NOT_POSSIBLE": ("The basic action {action} is not possible now: {reason}.", PAIR),
     "COUNTER_NEEDS_DECK_HOCKEY": ("Only with the Deck Hockey variant can a pair counter a stash.", VARIANTS),
@@ -53,7 +53,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "EFFECT_NOT_APPLICABLE": (
         ("The effect {effect} of card {card} cannot be applied now ({reason}); an action block is played in "
          "full or not at all."), BLOCK),
-    "ORDER_REQUIRED": ("A combo states its order: pair_first or block_first.", COMBO),
+    "ORDER_REQUIRED": ("A combo states its order: the pair first or the action block first.", COMBO),
     "ORDER_UNEXPECTED": ("An order is stated only for a combo (the pair and the action block).", COMBO),
     "STASH_ENDS_TURN": ("A stash attempt ends the turn at once: nothing can follow it.", STASH),
     "MUST_COUNTER": ("A stash attempt can only be answered by a counter.", COUNTER),
@@ -103,6 +103,16 @@ NOT_AT_STASH_DISTANCE = "ball_not_at_stash_distance"
 NO_STASH_TO_COUNTER = "no_stash_to_counter"
 UNKNOWN_ACTION = "unknown_action"
 UNKNOWN_EFFECT = "unknown_effect"
+REASONS = (NOT_ON_ALLEY, HELD_BY_YOUR_CLAN, HELD_BY_ENEMY, NOT_ADJACENT_TO_HIDEOUT, NOT_AT_STASH_DISTANCE,
+           NO_STASH_TO_COUNTER, UNKNOWN_ACTION, UNKNOWN_EFFECT)
+
+# The parts of a move a violation names (the ``field`` word parameter). Each catalog names
+# them in words, so that no message shows a field of the move as the JSON spells it.
+CHOICE_FIELDS = ("pair", "block", "order")
+BARS_FIELD = "block.bars"
+DIRECTIONS_FIELD = "block.directions"
+CHANCE_FIELDS = ("coins", "draw", "points_card")
+FIELDS = CHOICE_FIELDS + (BARS_FIELD, DIRECTIONS_FIELD) + CHANCE_FIELDS
 
 
 def rule_violation(code: str, **params: Any) -> Violation:

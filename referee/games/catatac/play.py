@@ -11,7 +11,14 @@ from referee.engine.rng import Rng
 from referee.games.catatac import cards
 from referee.games.catatac.boosters import alpha_playable
 from referee.games.catatac.influence import ActionBlock, BasicAction, influence, influence_before_flips
-from referee.games.catatac.messages import UNKNOWN_ACTION, illegal, rule_violation
+from referee.games.catatac.messages import (
+    BARS_FIELD,
+    CHOICE_FIELDS,
+    DIRECTIONS_FIELD,
+    UNKNOWN_ACTION,
+    illegal,
+    rule_violation,
+)
 from referee.games.catatac.stash import pending_stash
 from referee.games.catatac.state import ORDERS, PAIR_ACTIONS, copy_state, is_int, is_unseen
 from referee.games.catatac.turns import after_turn, refill
@@ -64,9 +71,9 @@ def plan_play(kind: cards.Kind, card: str, top_card: str, pair: Any, block: Any,
             return rule_violation("NO_ACTION_BLOCK", card=card)
         bars, directions = block.get("bars"), block.get("directions")
         if bars is None:
-            return rule_violation("CHOICE_MISSING", field="block.bars")
+            return rule_violation("CHOICE_MISSING", field=BARS_FIELD)
         if directions is None:
-            return rule_violation("CHOICE_MISSING", field="block.directions")
+            return rule_violation("CHOICE_MISSING", field=DIRECTIONS_FIELD)
         if len(bars) != len(kind.bars):
             return rule_violation("BAR_CHOICES", card=card, needed=len(kind.bars), given=len(bars))
         chosen = []
@@ -116,7 +123,7 @@ def play(state: State, move: dict, answering: bool, cooperation: bool) -> tuple[
             raise illegal("CARD_NOT_IN_HAND", card=card)
         if player.get("alpha") != card and not unseen:
             raise illegal("ALPHA_NOT_HELD", card=card)
-    for field in ("pair", "block", "order"):
+    for field in CHOICE_FIELDS:
         if field not in move:
             raise illegal("CHOICE_MISSING", field=field)
     kind = cards.KINDS[card]

@@ -80,7 +80,7 @@ from typing import Any
 from referee.engine.core import Game, Outcome, State
 from referee.games.catatac import deal, end, legal, play, stash, state_check, turns
 from referee.games.catatac import view as views
-from referee.games.catatac.messages import MESSAGES, illegal
+from referee.games.catatac.messages import CHANCE_FIELDS, MESSAGES, illegal
 from referee.games.catatac.state import CHANCE_MODES, GAME_ID, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES, is_unseen
 from referee.games.catatac.unseen import face_down_alphas
 
@@ -132,7 +132,7 @@ class Catatac(Game):
         if state["finished"]:
             raise illegal("GAME_OVER")
         if state["options"]["chance"] != "table":
-            for field in ("coins", "draw", "points_card"):
+            for field in CHANCE_FIELDS:
                 if move.get(field) is not None:
                     raise illegal("SEEDED_CHANCE", field=field)
         turn = state["turn"]

@@ -16,6 +16,9 @@ PROGRESS = "Game Progress"
 SCRATCH = "Scratch Cards"
 END = "End of the Game"
 
+# The part of a move SEEDED_CHANCE names (the ``field`` word parameter, named in words by the catalogs).
+DRAWN_FIELD = "card"
+
 # Violation code -> (English message, rulebook section).
 MESSAGES = {
     "GAME_OVER": ("The game is over.", END),

@@ -19,7 +19,7 @@ from referee.games.scratch_and_catch.cards import HAND_SIZE, card_value, deck_se
 from referee.games.scratch_and_catch.deal import deck_of, hands_unseen
 from referee.games.scratch_and_catch.end import end_turn
 from referee.games.scratch_and_catch.line import pile_size, place_card, sequence_length, take_adjacent
-from referee.games.scratch_and_catch.messages import rule_violation
+from referee.games.scratch_and_catch.messages import DRAWN_FIELD, rule_violation
 
 # legal-moves marks, in this field of a move, the fields a table fills in with what it sees.
 TABLE_FILLS = "table_fills"
@@ -166,7 +166,7 @@ def apply(state: State, move: Move) -> tuple[State, Events]:
             raise Illegal(rule_violation("REFILL_IS_AUTOMATIC"))
         raise Illegal(rule_violation("NOT_REFILLING"))
     if move.get("source") == "pile" and move.get("card") is not None and state["options"]["chance"] != "table":
-        raise Illegal(rule_violation("SEEDED_CHANCE", field="card"))
+        raise Illegal(rule_violation("SEEDED_CHANCE", field=DRAWN_FIELD))
     return _play(state, move)
 
 
