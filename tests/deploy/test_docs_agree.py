@@ -10,7 +10,7 @@ import pytest
 from referee.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
 # A sentence of the form: `GET /v1/...` says `field.path: value`
 CLAIM = re.compile(r"`GET (/v1/[^`]+)` says `([A-Za-z_.]+): ([^`]+)`")
 
@@ -19,7 +19,7 @@ def _claims():
     for path in DOCS:
         text = " ".join(path.read_text(encoding="utf-8").split())
         for url, field, value in CLAIM.findall(text):
-            yield path.name, url, field, value
+            yield str(path.relative_to(ROOT)), url, field, value
 
 
 def test_documents_make_such_claims():

@@ -1,4 +1,4 @@
-"""docs/events.md lists every event type and field the verdicts carry (it cannot drift).
+"""docs/reference/events.md lists every event type and field the verdicts carry (it cannot drift).
 
 Random complete games of every game, once with each option and booster, driven by
 legal_moves; every event produced must have its type documented under its game, and every
@@ -16,7 +16,7 @@ from referee.engine import information
 from referee.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "events.md"
+DOC = ROOT / "docs" / "reference" / "events.md"
 
 # (game id, setup options): each variant, booster and chance mode once; seeds and player counts vary.
 CONFIGS = [
@@ -134,6 +134,6 @@ def test_every_event_produced_is_documented(game_id, options):
         seed = CONFIGS.index((game_id, options)) * 100 + index
         for event in play_random_game(game_id, options, seed):
             kind = event["type"]
-            assert kind in doc, f"{game_id}: event type {kind} is not in docs/events.md"
+            assert kind in doc, f"{game_id}: event type {kind} is not in docs/reference/events.md"
             missing = fields_of(event) - doc[kind]
-            assert not missing, f"{game_id} {kind}: fields {sorted(missing)} are not in docs/events.md"
+            assert not missing, f"{game_id} {kind}: fields {sorted(missing)} are not in docs/reference/events.md"

@@ -1,6 +1,6 @@
-"""The README's shell examples, copied as they are, run against the service: "Try it" and the
-worked example of "At a physical table" (curl and jq, as the README says), and answer what
-their comments say."""
+"""The shell examples of the README and the guides, copied as they are, run against the
+service and answer what their comments say: the README's "Try it", the stateless guide's
+"Try it" and the table guide's worked example of unseen hands (curl and jq, as they say)."""
 
 from __future__ import annotations
 
@@ -15,17 +15,21 @@ import pytest
 from referee.app import create_app
 from tests.support.serving import serving
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+STATELESS = ROOT / "docs" / "guides" / "stateless.md"
+TABLE = ROOT / "docs" / "guides" / "table.md"
 
 pytestmark = pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
-                                reason="the README's examples use curl and jq")
+                                reason="the examples use curl and jq")
 
 
-def _blocks(section: str) -> str:
-    """The ```sh blocks of a README section (up to the next ## heading), in order."""
-    start = README.index(f"\n## {section}\n")
-    end = README.find("\n## ", start + 1)
-    return "\n".join(re.findall(r"```sh\n(.*?)```", README[start:end], flags=re.S))
+def _blocks(document: Path, section: str) -> str:
+    """The ```sh blocks of a document's section (up to the next ## heading), in order."""
+    text = document.read_text(encoding="utf-8")
+    start = text.index(f"\n## {section}\n")
+    end = text.find("\n## ", start + 1)
+    return "\n".join(re.findall(r"```sh\n(.*?)```", text[start:end], flags=re.S))
 
 
 def _answers(output: str) -> list:
@@ -55,8 +59,19 @@ def _run(script: str, base: str, tmp_path) -> list:
     return _answers(done.stdout)
 
 
-def test_try_it(base, tmp_path):
-    games, listed, played, refused, suggesting = _run(_blocks("Try it"), base, tmp_path)
+def test_readme_try_it(base, tmp_path):
+    played, refused = _run(_blocks(README, "Try it"), base, tmp_path)
+    hand = json.loads((tmp_path / "setup.json").read_text())["state"]["players"][0]["hand"]
+    assert played["legal"] and played["events"][0]["card"] == hand[0]
+    # The README names the code and the section of the refusal.
+    assert not refused["legal"] and [v["code"] for v in refused["violations"]] == ["NOT_YOUR_TURN"]
+    assert refused["violations"][0]["rule"] == "ゲームの進行"
+    text = README.read_text(encoding="utf-8")
+    assert "`NOT_YOUR_TURN`" in text and "ゲームの進行" in text
+
+
+def test_stateless_guide_try_it(base, tmp_path):
+    games, listed, played, refused, suggesting = _run(_blocks(STATELESS, "Try it"), base, tmp_path)
     assert {game["id"] for game in games["games"]} == {"catatac", "call-of-katulhu", "scratch-and-catch"}
     hand = json.loads((tmp_path / "setup.json").read_text())["state"]["players"][0]["hand"]
     # Game Progress: a card from the hand (4 dealt) or from the draw pile.
@@ -73,8 +88,8 @@ def test_try_it(base, tmp_path):
     assert suggesting["suggestions"] == listed["moves"][:3]
 
 
-def test_at_a_physical_table(base, tmp_path):
-    answers = _run(_blocks("At a physical table"), base, tmp_path)
+def test_table_guide_unseen_hands(base, tmp_path):
+    answers = _run(_blocks(TABLE, "Unseen hands"), base, tmp_path)
     *verdicts, listed = answers
     # The comments: the disputed Capture 4 refused, the pair and the capture legal, the second
     # Capture 4 refused, two pairs of 4s legal, the fifth plain 4 refused.

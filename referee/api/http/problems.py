@@ -67,7 +67,7 @@ PROBLEM_TYPES = {
                         "as ETag gives them).",
     "idempotency-key-reused": "This Idempotency-Key was already used with another body.",
     "limit-exceeded": "The request asks for more work or a larger answer than the service's limits allow "
-                      "(docs/matches.md, Limits); the detail names the limit.",
+                      "(docs/reference/limits.md); the detail names the limit.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints "
                          "keep working.",
     "range-not-satisfiable": "The Range header names no byte of the file, or is malformed; Content-Range gives "
