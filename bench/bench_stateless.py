@@ -1,4 +1,4 @@
-"""Benchmarks of the stateless referee (docs/benchmarks.md). A script, not a test.
+"""Benchmarks of the stateless referee (docs/performance.md). A script, not a test.
 
     python bench/bench_stateless.py [--game scratch-and-catch] [--seconds 10] [--workers 2]
         [--threads 2] [--connections 8] [--skip-http] [--json out.json]

@@ -1,4 +1,4 @@
-"""gevent workers against sync workers, in one run (docs/benchmarks.md, "Worker model").
+"""gevent workers against sync workers, in one run (docs/performance.md, "Worker model").
 
     .venv/bin/python bench/bench_workers.py [--seconds 3] [--rounds 3] [--workers 2] [--connections 16]
 

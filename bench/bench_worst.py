@@ -1,5 +1,5 @@
 """The most expensive request of each operation, within the service's limits
-(docs/benchmarks.md, "Worst requests"). A script, not a test.
+(docs/performance.md, "Worst requests"). A script, not a test.
 
     .venv/bin/python bench/bench_worst.py [--games 6] [--json out.json]
 

@@ -143,7 +143,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # answer, even one a later hook gives, has a request id and is counted. The hooks hand on
     # the objects behind Flask's proxies (_get_current_object, as Flask's "Notes On Proxies"
     # advise): each attribute read through a proxy costs a look-up of the context, about a
-    # tenth of a request's time in the body of these hooks (docs/benchmarks.md).
+    # tenth of a request's time in the body of these hooks (docs/performance.md).
     def open_request():
         req, request_globals = request._get_current_object(), g._get_current_object()
         take_request_id(req.environ, request_globals)

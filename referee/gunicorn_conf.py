@@ -17,7 +17,7 @@ Environment:
   temporary directory per instance, removed at exit; set: its files are removed at start).
 
 gevent workers: a slow or idle client costs a greenlet, not a worker, and connections are kept
-alive between requests. Every request's work is bounded (docs/matches.md, "Limits"), and Redis
+alive between requests. Every request's work is bounded (docs/reference/limits.md), and Redis
 calls have one short deadline per request, so no greenlet holds the worker for long. gevent's
 monkey-patching happens here, in the master, before the application is preloaded: the sockets
 and locks redis-py creates later are then gevent's (cooperative) ones.
@@ -101,7 +101,7 @@ def on_starting(server):
     for the waiting requests beyond the limit."""
     if server.cfg.workers > 1 and not os.environ.get("REDIS_URL", "").strip():
         message = (f"Referee: {server.cfg.workers} workers need a shared match store: set REDIS_URL "
-                   "(see docs/matches.md), or run one worker (WEB_CONCURRENCY=1, or referee serve --workers 1).")
+                   "(see docs/guides/matches.md), or run one worker (WEB_CONCURRENCY=1, or referee serve --workers 1).")
         server.log.error(message)
         raise SystemExit(message)
     from referee.store import max_waiting_from_env

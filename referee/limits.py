@@ -1,7 +1,7 @@
 """Limits on the work of one request, so that every request within the body limit costs a
 bounded time of a worker (under gevent, a long request would starve every other connection
 of that worker) and answers a bounded size. Measured by bench/bench_worst.py; figures in
-docs/benchmarks.md ("Worst requests"). Elsewhere: the body limit (REFEREE_MAX_BODY_BYTES),
+docs/performance.md ("Worst requests"). Elsewhere: the body limit (REFEREE_MAX_BODY_BYTES),
 a Call of Katulhu catalogue of at most 128 cats (``MAX_CATS``) with ids of at most 40
 characters, a Scratch & Catch deck of at most 99 copies of each card.
 

@@ -1,4 +1,4 @@
-"""Numbers read from the environment (README, Configuration), checked where they are read, so
+"""Numbers read from the environment (docs/reference/configuration.md), checked where they are read, so
 that a bad value stops the service at start with the variable's name rather than a bare
 ``could not convert string to float`` (or a NaN that fails requests later)."""
 

@@ -127,14 +127,16 @@ class GameSchemas:
     move: type[Schema]
 
 
-SIGNATURE_SENT = ("the state_signature answered beside this state when the referee signs states (README, "
-                  "\"Signed states\"); required when it requires signed states, ignored when it holds no key")
-SIGNATURE_ANSWERED = ("only when the referee signs states (README, \"Signed states\"): HMAC-SHA256 of the game id "
-                      "and the state's canonical JSON, 64 hex digits; send it back beside the state; null beside a "
-                      "null state")
+SIGNATURE_SENT = ("the state_signature answered beside this state when the referee signs states "
+                  "(docs/guides/stateless.md, \"Signed states\"); required when it requires signed states, ignored "
+                  "when it holds no key")
+SIGNATURE_ANSWERED = ("only when the referee signs states (docs/guides/stateless.md, \"Signed states\"): "
+                      "HMAC-SHA256 of the game id and the state's canonical JSON, 64 hex digits; send it back "
+                      "beside the state; null beside a null state")
 SUGGESTIONS = ("an illegal move: up to 3 of the legal moves of the player who proposed it that are closest to it "
                "(the same card with other choices first, then the same choices with another card, then other "
-               "moves; README, \"Suggestions\"); empty for a legal move, or when that player may not move now")
+               "moves; docs/guides/stateless.md, \"Suggestions\"); empty for a legal move, or when that player "
+               "may not move now")
 
 
 def signature_sent() -> fields.String:

@@ -37,7 +37,8 @@ class RecordEntry(Schema):
     move = fields.Dict(required=True, metadata={
         "description": "the move (`<Game>Move`); values hidden from this reader are null until complete"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
-        "description": "what happened (docs/events.md); values hidden from this reader are null until complete"})
+        "description": "what happened (docs/reference/events.md); values hidden from this reader are null until "
+                       "complete"})
     redacted = StrictBoolean(required=True, metadata={"description": "whether values were hidden from this reader"})
 
 

@@ -3,7 +3,7 @@ a state it altered.
 
 With keys set (``REFEREE_STATE_KEYS``), every state that ``setup``, ``adjudicate`` and
 ``replay`` answer carries ``state_signature`` beside it, and the operations that take a state
-check the signature sent beside it. What is signed (README, "Signed states"):
+check the signature sent beside it. What is signed (docs/guides/stateless.md, "Signed states"):
 
     HMAC-SHA256(key, b"referee-state-v1" + b"\\n" + game id (UTF-8) + b"\\n" + canonical state bytes)
 

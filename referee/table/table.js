@@ -1,6 +1,6 @@
 // The table page: create or join a match, show the table and the seat's hand, list the seat's
 // legal moves, post one with If-Match and show the verdict, and follow the match live through
-// its event stream. A client of the public API only (docs/matches.md). Seat secrets stay in
+// its event stream. A client of the public API only (docs/guides/matches.md). Seat secrets stay in
 // this page and in sessionStorage, never in a URL.
 "use strict";
 

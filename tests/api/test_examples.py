@@ -138,7 +138,7 @@ def test_record_examples_are_what_verification_answers():
 
 
 def test_a_match_is_created_without_a_seed_unless_the_example_says_why():
-    """docs/matches.md, "The seed is the whole deal": whoever knows a match's seed sees every
+    """docs/guides/matches.md, "The seed is the whole deal": whoever knows a match's seed sees every
     card, so "Try it out" (the first example) lets the referee draw it; the seeded form is a
     second example that says so."""
     requests = SPEC["paths"]["/v1/matches"]["post"]["requestBody"]["content"]["application/json"]["examples"]

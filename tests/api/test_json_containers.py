@@ -1,5 +1,5 @@
 """A body of more arrays and objects than any request needs is refused before it is read
-(referee/limits.py, MAX_JSON_CONTAINERS; docs/matches.md, "Limits"): read, 400,000 nested
+(referee/limits.py, MAX_JSON_CONTAINERS; docs/reference/limits.md): read, 400,000 nested
 lists within the body limit cost a worker about 0.6 s of CPU."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Signed states (README, "Signed states"): with REFEREE_STATE_KEYS the states setup,
+"""Signed states (docs/guides/stateless.md, "Signed states"): with REFEREE_STATE_KEYS the states setup,
 adjudicate and replay answer carry an HMAC-SHA256 signature of the game id and the state's
 canonical JSON; with REFEREE_REQUIRE_SIGNED_STATES=1 a state sent without it, altered, moved or
 signed with a key the referee does not hold is refused and nothing is judged."""
@@ -30,7 +30,8 @@ UNSIGNED = "/problems/unsigned-state"
 
 
 def _expected(key: str, game_id: str, state) -> str:
-    """The signature as README, "Signed states" defines it, computed here from the standard library."""
+    """The signature as docs/guides/stateless.md, "Signed states" defines it, computed here from
+    the standard library."""
     canonical = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     message = b"referee-state-v1\n" + game_id.encode("utf-8") + b"\n" + canonical
     return hmac.new(key.encode("utf-8"), message, hashlib.sha256).hexdigest()

@@ -1,4 +1,4 @@
-"""Suggestions for an illegal move (README, "Suggestions"): up to three legal moves of the seat
+"""Suggestions for an illegal move (docs/guides/stateless.md, "Suggestions"): up to three legal moves of the seat
 that proposed it, closest first; in a match, only from what that seat may know (its own
 legal-moves listing), never another seat's moves."""
 

@@ -69,7 +69,7 @@ def test_a_view_with_a_field_the_schema_lacks_does_not_fit():
 
 @pytest.mark.parametrize("component", ["Match", "MatchVerdict"])
 def test_a_matchs_scores_are_the_games_sheet_from_version_0_never_null(component):
-    """docs/matches.md: a match's ``scores`` is the game's score sheet as the reader may see it,
+    """docs/guides/matches.md: a match's ``scores`` is the game's score sheet as the reader may see it,
     during the game too (``Game.visible_scores``). The contract says so: a ``<Game>Scores``,
     and what every reader is shown at version 0 fits it, never null, whether the seed was drawn
     alone or dealt jointly once every seat contributed. The one null is a match whose joint deal

@@ -311,7 +311,7 @@ def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(ser
 
 
 def test_with_unseen_hands_a_listed_kind_is_played_at_once_and_nothing_unused_is_asked(service_url, browser):
-    # README, "At a physical table": legal-moves lists one move per kind still unseen and names
+    # docs/guides/table.md, "Unseen hands": legal-moves lists one move per kind still unseen and names
     # in table_fills what the table fills in; the listed kind is already that, and a null pair,
     # block or order means "not used", so the page neither asks for them nor shows table_fills.
     created = http_json(f"{service_url}/v1/matches", {

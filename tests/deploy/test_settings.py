@@ -1,4 +1,4 @@
-"""Settings from the environment (README, Configuration): a bad value stops the service at start
+"""Settings from the environment (docs/reference/configuration.md): a bad value stops the service at start
 and names the variable; none reaches a request."""
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def test_preflight_from_an_allowed_origin(cors_client):
 
 
 @pytest.mark.parametrize("path, asked", [
-    ("/v1/matches/abc", "Authorization, If-None-Match, Prefer"),   # a long-poll (docs/matches.md)
+    ("/v1/matches/abc", "Authorization, If-None-Match, Prefer"),   # a long-poll (docs/guides/matches.md)
     ("/v1/matches/abc/events", "Authorization, Last-Event-ID"),     # an event stream resumed with fetch
     # EventSource polyfills (referee/api/http/cors.py): npm eventsource 1 and 2, LaunchDarkly's
     # js-eventsource and react-native-sse send Cache-Control, react-native-sse X-Requested-With
@@ -215,7 +215,8 @@ def test_metrics_count_every_operation_across_two_workers(tmp_path):
 
 
 def test_match_requests_are_counted_under_their_game():
-    """README, Metrics: requests are counted "by operation, game and status". A match's game is
+    """docs/guides/operating.md, "Metrics, logs and health": requests are counted "by operation,
+    game and status". A match's game is
     known once its snapshot is read, so every match operation on an existing match names it,
     whatever the status; an unknown match has none."""
     client = create_app({"TESTING": True}).test_client()

@@ -1,4 +1,4 @@
-"""Many requests waiting for the same move on one worker (README, Following a match live: up to
+"""Many requests waiting for the same move on one worker (docs/guides/matches.md, "Following a match live": up to
 REFEREE_MAX_WAITING per worker): when the move lands they all wake at once, and each must get
 the new version (200), not 503, from a Redis that is answering; the move itself gets 200.
 

@@ -132,7 +132,7 @@ def test_cache_bound_setting():
 def test_cache_estimate_covers_the_memory_it_holds(game_id):
     """The bound is in estimated bytes; what the entries really hold (measured by tracemalloc
     as what clearing the cache frees) stays within the estimate, and within a third of it, so
-    the bound is neither broken nor far too cautious (docs/matches.md, the snapshot cache)."""
+    the bound is neither broken nor far too cautious (docs/guides/operating.md, "The snapshot cache")."""
     import tracemalloc
 
     game = GAMES[game_id]

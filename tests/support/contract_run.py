@@ -4,7 +4,7 @@ declares an answer, its headers, and the fields of its JSON body (tests/api/test
 Header names compare without case (RFC 9110 section 5.1). A field of a JSON body is declared
 when the schema of its object names it (``properties``, ``patternProperties``) or says what
 other fields may be (``additionalProperties`` true or a schema, as the contract's maps and
-events do: docs/events.md lists each event's fields); an object whose schema names fields and
+events do: docs/reference/events.md lists each event's fields); an object whose schema names fields and
 says nothing of others has none. A value whose schema says nothing of its shape (``{}``: any
 JSON value, such as an option's default) is declared whole. ``$ref``, ``allOf``,
 ``oneOf``/``anyOf`` (the branches the value fits) and ``items`` are followed.

@@ -8,7 +8,7 @@ import os
 from flask import Flask
 from flask_cors import CORS
 
-# Every header a browser app sends or reads in docs/matches.md: long-polls send Prefer and read
+# Every header a browser app sends or reads in docs/guides/matches.md: long-polls send Prefer and read
 # Preference-Applied; an event stream read with fetch resumes with Last-Event-ID; a 401 names
 # its scheme in WWW-Authenticate.
 EXPOSED = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Language", "X-Request-ID",

@@ -6,7 +6,7 @@ the header list the server receives. Written into the response's werkzeug ``Head
 each of them lengthened every later look-up there (werkzeug finds a header by a scan that
 lowercases every name; the response's preparation looks up about a dozen, most of them
 absent): the three cost about 41,600 instructions a CATATAC adjudicate there, 7,000 here
-(docs/benchmarks.md, "Mechanisms kept").
+(docs/performance.md, "Mechanisms kept").
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
 - ``POST /v1/matches/{id}/moves``: judge a move (``If-Match``, the mover's secret,
   optionally ``Idempotency-Key``); a legal move advances the match.
 
-See docs/matches.md and docs/events.md.
+See docs/guides/matches.md and docs/reference/events.md.
 """
 
 from __future__ import annotations

@@ -147,7 +147,7 @@ def test_a_move_without_a_version_in_if_match_is_428_and_its_title_fits_both_cas
 
 
 def test_simultaneous_placements_are_one_version_each(mclient):
-    """docs/matches.md, Versions: Call of Katulhu's seats place at the same time (rulebook,
+    """docs/guides/matches.md, Versions: Call of Katulhu's seats place at the same time (rulebook,
     Gameplay: both players place their 4 selected toys), but each placement is a version. The
     second seat's placement chosen on version 0 gets 412; at version 1 its view shows only that
     the other seat has placed, and the same placement sent on version 1 lands and reveals both."""

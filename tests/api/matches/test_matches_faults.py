@@ -154,7 +154,7 @@ def _frozen_during(server, seconds_before, request):
 
 
 def test_a_long_poll_on_a_frozen_redis_ends_about_a_second_after_its_wait(server):
-    """docs/matches.md, Faults: a Redis that stops answering while a request waits for a move
+    """docs/guides/operating.md, "Faults": a Redis that stops answering while a request waits for a move
     costs the wait asked (Prefer: wait=1) and about a second more, then 503; not the longest
     wait (30 s) whatever was asked."""
     server.start()
@@ -169,7 +169,7 @@ def test_a_long_poll_on_a_frozen_redis_ends_about_a_second_after_its_wait(server
 
 
 def test_an_event_stream_on_a_frozen_redis_says_unavailable_after_its_heartbeat(server):
-    """docs/events.md: a stream whose store stops answering ends with ``event: unavailable``;
+    """docs/reference/events.md: a stream whose store stops answering ends with ``event: unavailable``;
     with a frozen Redis that comes about a second after the heartbeat interval."""
     server.start()
     store = RedisStore(server.url, ttl=600)

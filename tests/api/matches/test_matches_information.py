@@ -185,7 +185,7 @@ def test_stateless_view_is_the_match_view(rclient):
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_match_without_a_seed_keeps_its_random_seed_to_itself(rclient, game_id):
     """Whoever knows the seed deals the same game through /setup and sees every card
-    (docs/matches.md, "The seed is the whole deal"). Without one, each match draws its own,
+    (docs/guides/matches.md, "The seed is the whole deal"). Without one, each match draws its own,
     and no answer of the match (creation, every view, log, legal moves, a verdict) holds it."""
     game = GAMES[game_id]
     players = game.player_counts[0]

@@ -290,7 +290,7 @@ def test_a_stream_whose_moves_the_store_lost_ends_so_that_the_client_resumes(ser
 
 def test_under_sync_workers_a_long_poll_ends_before_the_worker_timeout(tmp_path):
     """gunicorn kills a sync worker busy with one request longer than GUNICORN_TIMEOUT, and its
-    client gets a 500. With sync workers the longest wait is 5 s less (README, Configuration):
+    client gets a 500. With sync workers the longest wait is 5 s less (docs/reference/configuration.md):
     ``Prefer: wait=30`` under an 8 s timeout waits 3 s and answers 304, saying so."""
     from tests.edge.support import free_port, start_gunicorn
 
@@ -344,7 +344,7 @@ def test_a_stream_ends_after_its_limit_and_its_client_resumes_where_it_was():
 def test_under_sync_workers_an_event_stream_ends_before_the_worker_timeout(tmp_path):
     """A sync worker is held by its one request, and gunicorn kills it when that request outlasts
     GUNICORN_TIMEOUT: a stream cut short, a worker lost. With sync workers a stream stays open 5 s
-    less (README, Configuration), ends cleanly, and the worker lives on."""
+    less (docs/reference/configuration.md), ends cleanly, and the worker lives on."""
     from tests.edge.support import free_port, start_gunicorn
 
     redis_server = RedisServer(tmp_path / "redis", free_port()).start()

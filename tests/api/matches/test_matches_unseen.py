@@ -1,6 +1,6 @@
 """Unseen hands over HTTP: the catalogue's kinds, the setup option, whole Scratch & Catch and
 CATATAC matches followed by a table app that enters only face-up cards (on the in-process store
-and on Redis), the README's worked example, and Call of Katulhu refusing the option with its
+and on Redis), the table guide's worked example (docs/guides/table.md), and Call of Katulhu refusing the option with its
 reason."""
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def test_replay_in_unseen_mode_stops_at_an_impossible_claim(mclient):
 
 
 def test_the_readme_worked_example_a_disputed_capture(mclient):
-    """README, "At a physical table": a 4-player CATATAC match entered from public cards only."""
+    """docs/guides/table.md, "Unseen hands": a 4-player CATATAC match entered from public cards only."""
     created = mclient.post("/v1/matches", json={"game": "catatac", "players": 4, "options": {
         "chance": "table", "hands": "unseen", "deal": {"discard": "P4", "coin": "white"}}})
     assert created.status_code == 201, created.get_json()
@@ -142,7 +142,7 @@ def test_the_readme_worked_example_a_disputed_capture(mclient):
                         headers={"Authorization": f"Bearer {secrets[0]}"}).get_json()["moves"]
     kinds = {m["card"] for m in moves}
     assert "P4" not in kinds and "capture-4" not in kinds and {"P1", "joker", "capture-5"} <= kinds
-    # The README counts them: 8 plain kinds (P1..P8), 24 named cards and the joker (CATATAC card
+    # The table guide counts them: 8 plain kinds (P1..P8), 24 named cards and the joker (CATATAC card
     # catalogue), less P4 and capture-4, all on the discard pile.
     assert len(kinds) == 8 + 24 + 1 - 2
     # A kind is listed once per way to play it: a joker copies the 4 on the discard pile, so it

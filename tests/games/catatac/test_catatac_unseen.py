@@ -175,7 +175,7 @@ def test_shadow_games_agree_at_every_step():
     assert moves > 20 * SHADOW_GAMES
 
 
-# -- the mode itself: the worked example of the README ("At a physical table") ----------------
+# -- the mode itself: the worked example of docs/guides/table.md ("Unseen hands") ----------------
 
 NO_BLOCK = {"pair": None, "block": None, "order": None}
 BLOCK = {"bars": [], "directions": []}
