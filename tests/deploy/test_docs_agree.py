@@ -48,3 +48,11 @@ def test_readme_test_command_is_what_ci_runs_and_what_ci_installs_is_said():
     assert "the tests do not use it" in readme
     port = "63" + "79"  # spelled apart so that this file does not count itself
     assert not [p for p in (ROOT / "tests").rglob("*.py") if port in p.read_text(encoding="utf-8")]
+
+
+def test_the_errors_reference_lists_every_problem_type_as_the_service_describes_it():
+    from referee.api.http.problems import PROBLEM_TYPES
+
+    text = (ROOT / "docs" / "reference" / "errors.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `/problems/([a-z-]+)` \| (.*) \|$", text, flags=re.M))
+    assert rows == {slug: meaning.replace("|", "/") for slug, meaning in PROBLEM_TYPES.items()}
