@@ -123,7 +123,6 @@ def _authorization() -> str | None:
     return request.environ.get("HTTP_AUTHORIZATION")
 
 
-
 # -- endpoints --------------------------------------------------------------------------------
 
 @blp.route("", methods=["POST"])
