@@ -69,14 +69,12 @@ class IfMatch:
 @dataclass(frozen=True)
 class MoveAnswer:
     """The answer to a move: ``body`` (canonical JSON text of the verdict) at ``version`` in
-    ``language``; ``replayed`` when it is the answer stored under the idempotency key.
-    ``moves``: the mover's legal moves at ``version`` (None: an answer kept without them)."""
+    ``language``; ``replayed`` when it is the answer stored under the idempotency key."""
 
     body: str
     version: int
     language: str | None
     replayed: bool = False
-    moves: list[dict] | None = None
 
 
 class Observer:
@@ -207,33 +205,21 @@ class Matches:
         seat's own (another seat's use of the same key does not concern it). With
         ``legal_moves`` the body also holds ``legal_moves``: the seat's legal moves at the
         answer's version, as :meth:`seat_moves` lists them (empty when the seat is not to act).
-        An answer kept under a key keeps them too, so a replay answers the moves the first
-        answer had, whether or not that request asked for them. Raises MatchFull,
-        StaleVersion, MatchNotFound, KeyReused.
+        The choice is part of the request an idempotency key stands for: a replay answers the
+        first answer's body as it was, and a key reused with the other choice is KeyReused.
+        Raises MatchFull, StaleVersion, MatchNotFound, KeyReused.
 
         A snapshot from the cache may be behind the store: when the judgement or the commit
         shows it is, the move is judged once more on a fresh read."""
         own = IdempotencyKey(seat, key) if key is not None else None
-        fingerprint = _fingerprint(seat, move) if key is not None else ""
+        fingerprint = _fingerprint(seat, move, legal_moves) if key is not None else ""
         answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, own, fingerprint, language,
                                         legal_moves)
         if answer is None:
             fresh = self.held(match_id, frozenset())[0]
             answer = self._judge_and_commit(match_id, fresh, False, move, seat, condition, own, fingerprint,
                                             language, legal_moves, last_try=True)
-        return self._with_moves(match_id, answer, seat) if legal_moves else answer
-
-    def _with_moves(self, match_id: str, answer: MoveAnswer, seat: int) -> MoveAnswer:
-        """``answer`` with ``legal_moves`` in its body. An answer kept without them (by a
-        service that did not keep them) gets the seat's moves of the stored snapshot when that
-        is at the answer's version, else none."""
-        moves = answer.moves
-        if moves is None:
-            snap = self.snapshot(match_id)
-            moves = self.seat_moves(snap, json.loads(snap.meta), seat) if snap.version == answer.version else []
-        body = json.loads(answer.body)
-        body["legal_moves"] = moves
-        return MoveAnswer(dumps(body), answer.version, answer.language, answer.replayed, moves)
+        return answer
 
     def _judge_and_commit(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
                           key: IdempotencyKey | None, fingerprint: str, language: str, legal_moves: bool,
@@ -260,33 +246,38 @@ class Matches:
         if not verdict.legal:
             if cached and not last_try and not self.still_current(match_id, held):
                 return None
-            return self._refuse(match_id, game, state, move, verdict, seat, version, key, fingerprint, language)
+            return self._refuse(match_id, game, state, move, verdict, seat, version, key, fingerprint, language,
+                                legal_moves)
         return self._commit(match_id, game, held, state, move, verdict, seat, key, fingerprint, language,
                             retry_allowed=not last_try, cached=cached, legal_moves=legal_moves)
 
     def _refuse(self, match_id: str, game: Game, state: dict, move: dict, verdict: Verdict, seat: int,
-                version: int, key: IdempotencyKey | None, fingerprint: str, language: str) -> MoveAnswer:
+                version: int, key: IdempotencyKey | None, fingerprint: str, language: str,
+                legal_moves: bool) -> MoveAnswer:
         """The answer to an illegal move (the match does not change), kept under ``key``; its
-        suggestions come from the seat's own moves as it may know them (``Game.seat_moves``)."""
+        suggestions come from the seat's own moves as it may know them (``Game.seat_moves``),
+        which it lists whole with ``legal_moves``."""
         self.observer.verdict(game.id, False)
         own = game.seat_moves(state, seat)
         answer = stateless.verdict_json(verdict, language, game, stateless.suggestions(game, move, own))
         answer["scores"] = game.visible_scores(state, seat, verdict.scores)
         answer["id"] = match_id
         answer["version"] = version
+        if legal_moves:
+            answer["legal_moves"] = own
         text = dumps(answer)
         if key is not None:
-            earlier = self.store.remember(match_id, key, _record(fingerprint, version, text, language, own))
+            earlier = self.store.remember(match_id, key, _record(fingerprint, version, text, language))
             if earlier is not None:
                 return _replayed(earlier, fingerprint)
-        return MoveAnswer(text, version, language, moves=own)
+        return MoveAnswer(text, version, language)
 
     def _commit(self, match_id: str, game: Game, held: Held, state: dict, move: dict, verdict: Verdict, seat: int,
                 key: IdempotencyKey | None, fingerprint: str, language: str, retry_allowed: bool,
                 cached: bool, legal_moves: bool) -> MoveAnswer | None:
         """Write a legal move as the next version and answer it; None when the snapshot judged
-        on turns out not to be the stored one (and ``retry_allowed``). The mover's next legal
-        moves are listed when asked for or kept under ``key``."""
+        on turns out not to be the stored one (and ``retry_allowed``). With ``legal_moves`` the
+        answer lists the mover's legal moves at the new version."""
         self.observer.verdict(game.id, True)
         version, new_version, now = held.version, held.version + 1, self.clock()
         entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
@@ -298,14 +289,15 @@ class Matches:
         answer["version"] = new_version
         answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
         answer["state"] = game.view(verdict.state, seat)
+        if legal_moves:
+            answer["legal_moves"] = listed_moves(game, verdict.state, new_version, seat)
         text = dumps(answer)
-        moves = listed_moves(game, verdict.state, new_version, seat) if legal_moves or key is not None else None
-        stored = _record(fingerprint, new_version, text, language, moves) if key is not None else None
+        stored = _record(fingerprint, new_version, text, language) if key is not None else None
         state_text = dumps(verdict.state)
         result = self.store.commit(match_id, version, state_text, dumps(entry), now, key, stored, held.head)
         if result.kind == "ok":
             self.recent.put(match_id, new_version, result.head, held.meta, verdict.state, state_text)
-            return MoveAnswer(text, new_version, language, moves=moves)
+            return MoveAnswer(text, new_version, language)
         self.recent.drop(match_id)
         if retry_allowed and (result.kind == "changed" or (result.kind == "stale" and cached)):
             # A cached snapshot another worker moved on, or one the store no longer holds (it lost
@@ -345,8 +337,13 @@ def render(entry: dict, seat: int | None, revealed: frozenset[str]) -> dict:
             "move": move, "events": events, "redacted": redacted}
 
 
-def _fingerprint(seat: int, move: dict) -> str:
-    return hashlib.sha256(dumps({"seat": seat, "move": move}).encode("utf-8")).hexdigest()
+def _fingerprint(seat: int, move: dict, legal_moves: bool) -> str:
+    """The request an idempotency key stands for: the seat, its move and whether it asked for
+    its legal moves."""
+    request: dict[str, Any] = {"seat": seat, "move": move}
+    if legal_moves:
+        request["include"] = "legal_moves"
+    return hashlib.sha256(dumps(request).encode("utf-8")).hexdigest()
 
 
 def listed_moves(game: Game, state: dict, version: int, seat: int) -> list[dict]:
@@ -357,10 +354,9 @@ def listed_moves(game: Game, state: dict, version: int, seat: int) -> list[dict]
     return game.seat_moves(state, seat)
 
 
-def _record(fingerprint: str, version: int, body: str, language: str, moves: list[dict] | None) -> str:
-    """What an idempotency key keeps: the request's fingerprint, the answer given and the
-    mover's legal moves at its version."""
-    return json.dumps({"fp": fingerprint, "version": version, "body": body, "language": language, "moves": moves})
+def _record(fingerprint: str, version: int, body: str, language: str) -> str:
+    """What an idempotency key keeps: the request's fingerprint and the answer given."""
+    return json.dumps({"fp": fingerprint, "version": version, "body": body, "language": language})
 
 
 def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
@@ -368,12 +364,12 @@ def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
     the key with another move."""
     record: dict[str, Any] = json.loads(stored)
     if record["fp"] != fingerprint:
-        raise KeyReused(Text("This Idempotency-Key was already used with another request body. Send a new key with "
-                             "a new move; a retry sends the same key with the same body."),
-                        [("/headers/Idempotency-Key", Text("already used with another body"))])
+        raise KeyReused(Text("This Idempotency-Key was already used with another request: another move, or the other "
+                             "include choice. Send a new key with a new request; a retry sends the same key with the "
+                             "same body and query."),
+                        [("/headers/Idempotency-Key", Text("already used with another request"))])
     # The stored body's language, not this request's (absent from records of older versions).
-    return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True,
-                      moves=record.get("moves"))
+    return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True)
 
 
 def not_found(match_id: str) -> MatchNotFound:

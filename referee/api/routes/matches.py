@@ -400,9 +400,10 @@ def _idempotency_key() -> str | None:
                     "matches."},
     {"in": "header", "name": "Idempotency-Key", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": docs.MAX_KEY_LENGTH, "pattern": r"^[\x21-\x7e]+$"},
-     "description": "Makes retries safe: a retry with the same key and body gets the stored answer; the same key "
-                    "with another body is answered 422. A key is the moving seat's own: another seat's use of the "
-                    "same key neither spends it nor is ever answered to this seat. Keys expire with the match."},
+     "description": "Makes retries safe: a retry with the same key, body and query gets the stored answer; the "
+                    "same key with another body or `include` is answered 422. A key is the moving seat's own: "
+                    "another seat's use of the same key neither spends it nor is ever answered to this seat. Keys "
+                    "expire with the match."},
 ], responses={
     "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
     "400": problem("The body is not JSON, or `If-Match` is not a list of quoted entity tags (RFC 9110 section "
@@ -410,8 +411,9 @@ def _idempotency_key() -> str | None:
     "412": problem("`If-Match` names another version than the match's (or only weak tags, which never match); "
                    "`ETag` carries the current one", "StaleVersion", headers=docs.ETAG_HEADER),
     "422": problem("The body does not fit the game's move schema, the seat used the `Idempotency-Key` with "
-                   "another body, the match has reached its limit of moves (`MAX_MATCH_MOVES`), or `?include=` is "
-                   "not `legal_moves` (once)", "IdempotencyKeyReused", "IncludeUnknown", "IncludeRepeated"),
+                   "another body or `include`, the match has reached its limit of moves (`MAX_MATCH_MOVES`), or "
+                   "`?include=` is not `legal_moves` (once)", "IdempotencyKeyReused", "IncludeUnknown",
+                   "IncludeRepeated"),
     "428": problem("`If-Match` is missing (or is `*`)", "IfMatchMissing"),
     "503": docs.STORE_UNAVAILABLE})
 def post_move(body, match_id):
