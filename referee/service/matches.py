@@ -25,7 +25,7 @@ from referee.engine.core import Game, Verdict
 from referee.json_text import dumps
 from referee.limits import MAX_MATCH_MOVES
 from referee.service import seeding, stateless
-from referee.service.errors import KeyReused, MatchFull, MatchNotFound, StaleVersion
+from referee.service.errors import InvalidRequest, KeyReused, MatchFull, MatchNotFound, StaleVersion
 from referee.service.seats import require_seat, secret_hash
 from referee.service.texts import Text, echo
 from referee.store import IdempotencyKey, Snapshot, Store
@@ -136,7 +136,8 @@ class Matches:
             raise not_found(match_id)
         records = [json.loads(text) for text in entries]
         revealed = information.revealed_keys(records)
-        shown = [render(record, seat, revealed) for record in records]
+        names = seat_names(json.loads(snap.meta))
+        shown = [with_player_name(render(record, seat, revealed), names) for record in records]
         return max(shown[-1]["version"] if shown else 0, snap.version), shown
 
     def seat_moves(self, snap: Snapshot, meta: dict, seat: int) -> list[dict]:
@@ -151,10 +152,12 @@ class Matches:
 
     # -- creating -----------------------------------------------------------------------------
 
-    def create(self, game: Game, players: int, seed: str | None, options: dict, joint_seeding: bool = False) -> dict:
+    def create(self, game: Game, players: int, seed: str | None, options: dict, joint_seeding: bool = False,
+               names: list[str] | None = None) -> dict:
         """A new match at version 0: the spectator's view and ``seats``, one secret per seat
         (given only here). With ``joint_seeding`` the cards are dealt once every seat has sent
-        a contribution (referee/engine/joint.py). Raises UnplayableOptions."""
+        a contribution (referee/engine/joint.py). ``names``: the seats' display names, one per
+        seat (already checked), kept in meta and shown to every reader. Raises UnplayableOptions."""
         self.observer.game(game.id)
         seed, seeded = seeding.draw(seed, joint_seeding)
         state = stateless.setup(game, {"players": players, "seed": seed, "options": options})["state"]
@@ -164,9 +167,12 @@ class Matches:
         seat_secrets = [secrets.token_urlsafe(24) for _ in range(players)]
         now = self.clock()
         # The seeding (the seed included) and the options as given deal the first state again for
-        # the match's record (referee/service/records.py); meta never changes and is never shown.
+        # the match's record (referee/service/records.py); meta never changes, and of it only the
+        # seats' names are shown as they are (to every reader).
         meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now,
                 "seeding": seeded, "options": options}
+        if names is not None:
+            meta["names"] = list(names)
         state_text = dumps(state)
         head = self.store.create(match_id, dumps(meta), state_text, now)
         # The creator's first move usually comes back to this worker (a kept-alive connection):
@@ -310,18 +316,43 @@ class Matches:
         raise _stale(match_id, result.version, seat, frozenset((version,)), ())
 
 
+def check_names(names: list[str] | None, players: int) -> None:
+    """Raise InvalidRequest (422, pointer ``/names``) unless ``names`` (each already checked by
+    the request's schema) gives one name per seat, or is None."""
+    if names is not None and len(names) != players:
+        raise InvalidRequest(Text("`names` gives {given} name(s) for {players} players: give one name per seat, in "
+                                  "seat order, or leave `names` out.", given=len(names), players=players),
+                             [("/names", Text("must list {players} names, one per seat", players=players))])
+
+
+def seat_names(meta: dict) -> list[str | None]:
+    """The seats' display names in seat order, as the creation request gave them; None for
+    every seat of a match created without names. Public: the same for every reader."""
+    names = meta.get("names")
+    return list(names) if names is not None else [None] * meta["players"]
+
+
+def with_player_name(entry: dict, names: list[str | None]) -> dict:
+    """A rendered log entry with ``player_name``: the name of the seat that moved (None for an
+    entry without a player, or a match without names)."""
+    player = entry["player"]
+    entry["player_name"] = names[player] if isinstance(player, int) and 0 <= player < len(names) else None
+    return entry
+
+
 def match_json(match_id: str, meta: dict, version: int, state: dict, updated: float, expires: float,
                seat: int | None) -> dict:
     """The match as ``seat`` (None: a spectator) sees it: ``{"id", "game", "players", "version",
-    "seat", "state", "scores", "outcome", "seeding", "created_at", "updated_at", "expires_at"}``
-    (``seeding``: ``{"mode", "commitment"}``, referee/service/seeding.py)."""
+    "seat", "state", "scores", "outcome", "seeding", "created_at", "updated_at", "expires_at",
+    "names"}`` (``seeding``: ``{"mode", "commitment"}``, referee/service/seeding.py; ``names``:
+    :func:`seat_names`)."""
     game = seeding.game_of(meta)
     sheet, outcome = game.score(state)
     return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
             "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
             "outcome": outcome.to_json(), "seeding": seeding.public(meta.get("seeding")),
             "created_at": timestamp(meta["created"]),
-            "updated_at": timestamp(updated), "expires_at": timestamp(expires)}
+            "updated_at": timestamp(updated), "expires_at": timestamp(expires), "names": seat_names(meta)}
 
 
 def render(entry: dict, seat: int | None, revealed: frozenset[str]) -> dict:
