@@ -8,15 +8,17 @@ schema once the match is known. Score sheets appear as JSON objects.
 
 from __future__ import annotations
 
+import unicodedata
 from importlib import import_module
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
 from referee.json_text import ascii_digits
 from referee.schemas.bodies import SUGGESTIONS, Event, OutcomeOut, ViolationOut, prefix_of
 from referee.schemas.compiled import FastEnvelope
+from referee.service.texts import Text
 
 _GAME_SCHEMAS = {game_id: import_module(f"referee.games.{PACKAGES[game_id]}.schema") for game_id in GAMES}
 
@@ -51,6 +53,19 @@ def _scores(**kwargs) -> OneOfSchemas:
     return OneOfSchemas([module.SCORES for module in _GAME_SCHEMAS.values()], combine="anyOf", **kwargs)
 
 MAX_PLAYERS = 16
+MAX_NAME_LENGTH = 32
+# Characters a seat's name may not hold: controls, lone surrogates (no UTF-8 for them), and the
+# line and paragraph separators (a name is one line).
+_NOT_IN_NAMES = frozenset(("Cc", "Cs", "Zl", "Zp"))
+
+
+def seat_name(value: str) -> None:
+    """marshmallow validator of a seat's display name (its length is checked beside it): not
+    only whitespace, no control character. Raises ValidationError."""
+    if value.isspace():
+        raise ValidationError(Text("a name is not only whitespace"))
+    if any(unicodedata.category(char) in _NOT_IN_NAMES for char in value):
+        raise ValidationError(Text("a name holds no control character or line break"))
 
 
 class MatchCreateRequest(FastEnvelope):
@@ -67,6 +82,13 @@ class MatchCreateRequest(FastEnvelope):
         "description": "without `seed`: `referee` (the default): the referee draws the seed and commits to it; "
                        "`joint`: the cards are dealt once every seat has sent a contribution (move `contribute`), "
                        "from a seed derived from the referee's and every contribution (docs/rng.md). Not with `seed`"})
+    names = fields.List(
+        fields.String(validate=[validate.Length(1, MAX_NAME_LENGTH), seat_name]),
+        validate=validate.Length(max=MAX_PLAYERS), metadata={
+            "description": "the seats' display names, one per seat in seat order (as many as `players`), each 1 to "
+                           f"{MAX_NAME_LENGTH} characters, any script, not only whitespace, without control "
+                           "characters or line breaks. Public: every reader sees them (`names` of the match and "
+                           "its log, `player_name` of log entries); set once, here"})
 
 
 class SeatSecret(Schema):
@@ -117,6 +139,9 @@ class Match(Schema):
     expires_at = fields.String(required=True, metadata={
         "description": "RFC 3339 time when the match is forgotten unless a legal move renews it"})
     legal_moves = fields.List(_move(), metadata={"description": LEGAL_MOVES_FIELD})
+    names = fields.List(fields.String(allow_none=True), required=True, metadata={"description": (
+        "the seats' display names in seat order, as the creation request gave them (the same for every reader); "
+        "null for every seat when it gave none")})
 
 
 class MatchCreated(Match):
@@ -156,6 +181,9 @@ class MatchVerdict(Schema):
 class LogEntry(Schema):
     version = fields.Integer(required=True, metadata={"description": "the version this move produced"})
     player = fields.Integer(required=True, allow_none=True, metadata={"description": "the seat that moved"})
+    player_name = fields.String(required=True, allow_none=True, metadata={
+        "description": "the display name of the seat that moved (the match's `names`); null when the match has no "
+                       "names or the entry no player"})
     move = fields.Dict(required=True, metadata={"description": "the move; values hidden from this reader are null"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened; values hidden from this reader are null"})
@@ -168,6 +196,8 @@ class MatchLog(Schema):
     game = fields.String(required=True)
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, allow_none=True)
+    names = fields.List(fields.String(allow_none=True), required=True, metadata={
+        "description": "the seats' display names in seat order (as the match shows them)"})
     entries = fields.List(fields.Nested(LogEntry), required=True, metadata={"description": "legal moves, in order"})
 
 

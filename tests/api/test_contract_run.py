@@ -163,7 +163,11 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
     create = "/v1/matches"
     created = [rec.json("POST", create, body=body)[1] for body in _request_examples("post", create)]
     rec.send("POST", create, body={"game": "chess", "players": 2}, example="UnknownGame")
+    rec.send("POST", create, body={"game": GAME, "players": 2, "names": ["Ana"]}, example="NamesNotOnePerSeat")
+    rec.send("POST", create, body={"game": GAME, "players": 2, "names": ["Ana", " "]}, example="NameBlank")
     _body_problems(rec, "post", create)
+    named = next(match for match in created if match["names"][0] is not None)   # (the seeded example names seats)
+    rec.send("GET", "/v1/matches/{match_id}/log", f"/v1/matches/{named['id']}/log")
     match = created[0]
     base = f"/v1/matches/{match['id']}"
     auth = [{"Authorization": f"Bearer {seat['secret']}"} for seat in match["seats"]]

@@ -51,11 +51,34 @@ SLOW_POSITIONS = 1000
 META_FIELDS = ("id", "created_at", "updated_at", "expires_at")
 
 
+# The seats' display names of every other match (Japanese among them): public, so every reader
+# sees the same, and a resample (same meta) shows them alike.
+SEAT_NAMES = ("Ana", "健太", "Zoë", "さくら", "Bo", "李 明")
+
+
+def _named(body: dict, number: int) -> dict:
+    """``body`` with seat names when ``number`` is even."""
+    if number % 2 == 0:
+        body["names"] = list(SEAT_NAMES[:body["players"]])
+    return body
+
+
+def _check_names(harness: Harness, body: dict, match_id: str, secrets: list[str]) -> None:
+    """Every reader (each seat with its secret, the spectator) reads the creation's names in
+    the match and its log."""
+    expected = body.get("names", [None] * body["players"])
+    for reader in [*range(body["players"]), None]:
+        query = "" if reader is None else f"?seat={reader}"
+        auth = harness._auth(None if reader is None else secrets[reader])
+        for path in (f"/v1/matches/{match_id}{query}", f"/v1/matches/{match_id}/log{query}"):
+            assert harness.client.get(path, headers=auth).get_json()["names"] == expected
+
+
 def _creation(game_id: str, rnd: random.Random, number: int, seed: str) -> dict:
     """The creation body of the ``number``-th match: every third one jointly seeded (its seats
-    contribute before the deal), the others with ``seed``."""
+    contribute before the deal), the others with ``seed``; every other one names its seats."""
     players, options = _options(game_id, rnd, number)
-    body = {"game": game_id, "players": players, "options": options}
+    body = _named({"game": game_id, "players": players, "options": options}, number)
     if number % 3 == 2:
         body["seeding"] = "joint"
     else:
@@ -312,6 +335,7 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
         assert created.status_code == 201, created.get_json()
         match = created.get_json()
         match_id, secrets = match["id"], [s["secret"] for s in match["seats"]]
+        _check_names(harness, body, match_id, secrets)
         game = harness.game(match_id)
         readers: list[int | None] = list(range(players)) + [None]
         seen: dict = {reader: set() for reader in readers}
@@ -358,10 +382,12 @@ def _play_to_the_end(game_id: str, matches: int, seed: int, max_moves: int = 300
     ended = 0
     for number in range(matches):
         players, options = _options(game_id, rnd, number)
-        created = harness.client.post("/v1/matches", json={"game": game_id, "players": players,
-                                                          "seed": f"end-{seed}-{number}", "options": options})
+        body = _named({"game": game_id, "players": players, "seed": f"end-{seed}-{number}", "options": options},
+                      number)
+        created = harness.client.post("/v1/matches", json=body)
         assert created.status_code == 201, created.get_json()
         match_id, secrets = created.get_json()["id"], [s["secret"] for s in created.get_json()["seats"]]
+        _check_names(harness, body, match_id, secrets)
         readers: list[int | None] = list(range(players)) + [None]
         seen: dict = {reader: set() for reader in readers}
         first_views: dict = {}   # once the game is over, every reader's record starts from the whole deal

@@ -29,7 +29,7 @@ from referee.json_text import strict_loads
 from referee.limits import MAX_MATCH_MOVES
 from referee.service import records, seeding, state_signing, verify
 from referee.service.errors import NotJson, Refused, problem_body
-from referee.service.matches import IfMatch, Matches
+from referee.service.matches import IfMatch, Matches, check_names
 from referee.store import max_waiting_from_env
 from referee.store.memory import MemoryStore
 from referee.store.snapshot_cache import RecentSnapshots
@@ -181,6 +181,10 @@ _SOURCES: dict[str, tuple[str, Any]] = {
     "IfMatchMissing": ("a move without `If-Match`", lambda: _in_request(_MOVES, _if_match, headers={})),
     "IfMatchMalformed": ("`If-Match: 0`, the version without its quotes",
                          lambda: _in_request(_MOVES, _if_match, headers={"If-Match": "0"})),
+    "NamesNotOnePerSeat": ("`{\"game\": \"scratch-and-catch\", \"players\": 2, \"names\": [\"Ana\"]}`",
+                           lambda: _refused(lambda: check_names(["Ana"], 2))),
+    "NameBlank": ("`{\"game\": \"scratch-and-catch\", \"players\": 2, \"names\": [\"Ana\", \" \"]}`",
+                  problem_body(422, _UNFIT, [("/names/1", "a name is not only whitespace")])),
     "SeedingWithSeed": ("`{\"game\": \"scratch-and-catch\", \"players\": 2, \"seed\": \"s\", \"seeding\": "
                         "\"joint\"}`", lambda: _refused(lambda: seeding.check_request("s", "joint"))),
     "NoRecord": ("the record of a match stored without its seeding (kept by an earlier version of the service)",

@@ -56,7 +56,17 @@ from referee.schemas.matches import (
 from referee.schemas.pointers import pointer_errors
 from referee.service import seeding
 from referee.service.errors import InvalidRequest, Refused
-from referee.service.matches import LISTING_ONLY, IfMatch, Matches, Observer, etag, render
+from referee.service.matches import (
+    LISTING_ONLY,
+    IfMatch,
+    Matches,
+    Observer,
+    check_names,
+    etag,
+    render,
+    seat_names,
+    with_player_name,
+)
 from referee.service.seats import require_seat
 from referee.service.texts import Text, echo
 from referee.settings import configured
@@ -141,8 +151,10 @@ def _authorization() -> str | None:
                      "description": "a move by seat 0 in the match just created, at the version just created"},
     }},
     "422": problem("The body does not fit: an unknown game (pointer `/game`), a player count or options the "
-                   "game cannot be played with, or `seeding` beside `seed` (pointer `/seeding`)", "UnknownGame",
-                   "SeedingWithSeed"),
+                   "game cannot be played with, `seeding` beside `seed` (pointer `/seeding`), `names` not one per "
+                   "seat (pointer `/names`) or a name that is empty, too long, only whitespace or holds a control "
+                   "character (pointer `/names/<seat>`)", "UnknownGame", "SeedingWithSeed", "NamesNotOnePerSeat",
+                   "NameBlank"),
     "503": docs.STORE_UNAVAILABLE})
 def create_match(body):
     """Create a match
@@ -151,7 +163,9 @@ def create_match(body):
     secret per seat, shown only here: give each player only their own. Without `seed` the
     referee draws one and never shows it (whoever knows the seed can deal the same game and
     see every card). 422 for an unknown game (pointer `/game`), or a player count or options
-    the game cannot be played with."""
+    the game cannot be played with. `names` (optional): one display name per seat, shown to
+    every reader; 422 with pointer `/names` when not one per seat, `/names/<seat>` for a name
+    that is empty, over 32 characters, only whitespace or holds a control character."""
     game = GAMES[body["game"]]
     name_game(game.id)
     if body["players"] not in game.player_counts:
@@ -160,9 +174,12 @@ def create_match(body):
                                   "/v1/games lists the player counts of each game).", game=game.id,
                                   players=body["players"], counts=counts),
                              [("/players", Text("must be one of [{counts}]", counts=counts))])
+    names = body.get("names")
+    check_names(names, body["players"])
     options = _load(game.id, "OPTIONS", body.get("options") or {}, "/options")
     seeding.check_request(body.get("seed"), body.get("seeding"))
-    answer = _matches().create(game, body["players"], body.get("seed"), options, body.get("seeding") == "joint")
+    answer = _matches().create(game, body["players"], body.get("seed"), options, body.get("seeding") == "joint",
+                               names)
     response = json_response(answer, 201)
     response.headers["ETag"] = etag(0)
     response.headers["Location"] = f"/v1/matches/{answer['id']}"
@@ -288,12 +305,14 @@ def get_events(query, match_id):
     if resumed is not None and resumed >= snap.version and game.score(json.loads(snap.state))[1].finished:
         return _no_more_events()
     revealed: set[str] = set()   # every key revealed by the entries read so far
+    names = seat_names(meta)
 
     def rendered(records: list[dict], after_version: int) -> list[dict]:
         # ``records``: the next entries of the log. Each is shown as /log would show it now.
         revealed.update(information.revealed_keys(records))
         shown = frozenset(revealed)
-        return [render(record, seat, shown) for record in records if record["version"] > after_version]
+        return [with_player_name(render(record, seat, shown), names)
+                for record in records if record["version"] > after_version]
 
     def finished(state: dict) -> dict | None:
         sheet, outcome = game.score(state)
@@ -344,7 +363,7 @@ def get_log(query, match_id):
         return conditions.private(Response(status=304), snap.version)
     version, entries = matches.log(match_id, snap, seat)
     return conditions.private(json_response({"id": match_id, "game": meta["game"], "version": version, "seat": seat,
-                                              "entries": entries}), version)
+                                              "names": seat_names(meta), "entries": entries}), version)
 
 
 @blp.route("/<string:match_id>/legal-moves", methods=["GET"])
@@ -400,9 +419,10 @@ def _idempotency_key() -> str | None:
                     "matches."},
     {"in": "header", "name": "Idempotency-Key", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": docs.MAX_KEY_LENGTH, "pattern": r"^[\x21-\x7e]+$"},
-     "description": "Makes retries safe: a retry with the same key and body gets the stored answer; the same key "
-                    "with another body is answered 422. A key is the moving seat's own: another seat's use of the "
-                    "same key neither spends it nor is ever answered to this seat. Keys expire with the match."},
+     "description": "Makes retries safe: a retry with the same key, body and query gets the stored answer; the "
+                    "same key with another body or `include` is answered 422. A key is the moving seat's own: "
+                    "another seat's use of the same key neither spends it nor is ever answered to this seat. Keys "
+                    "expire with the match."},
 ], responses={
     "401": docs.UNAUTHORISED, "403": docs.FORBIDDEN, "404": docs.NOT_FOUND,
     "400": problem("The body is not JSON, or `If-Match` is not a list of quoted entity tags (RFC 9110 section "
@@ -410,8 +430,9 @@ def _idempotency_key() -> str | None:
     "412": problem("`If-Match` names another version than the match's (or only weak tags, which never match); "
                    "`ETag` carries the current one", "StaleVersion", headers=docs.ETAG_HEADER),
     "422": problem("The body does not fit the game's move schema, the seat used the `Idempotency-Key` with "
-                   "another body, the match has reached its limit of moves (`MAX_MATCH_MOVES`), or `?include=` is "
-                   "not `legal_moves` (once)", "IdempotencyKeyReused", "IncludeUnknown", "IncludeRepeated"),
+                   "another body or `include`, the match has reached its limit of moves (`MAX_MATCH_MOVES`), or "
+                   "`?include=` is not `legal_moves` (once)", "IdempotencyKeyReused", "IncludeUnknown",
+                   "IncludeRepeated"),
     "428": problem("`If-Match` is missing (or is `*`)", "IfMatchMissing"),
     "503": docs.STORE_UNAVAILABLE})
 def post_move(body, match_id):

@@ -242,34 +242,36 @@ def test_an_illegal_verdict_carries_the_movers_moves_at_the_unchanged_version():
     assert wrong["legal"] is False and wrong["legal_moves"] == Checker(client, match).listing(0, 0)
 
 
-def test_a_replay_answers_the_moves_kept_with_the_first_answer():
-    """A keyed move's answer keeps the mover's moves at its version: the replay carries them
-    (asked for or not the first time) even once the match moved on, and without include the
-    replay is the first answer byte for byte."""
+def test_a_keyed_move_replays_its_first_answer_and_the_include_choice_is_part_of_the_request():
+    """A replay answers the first answer byte for byte, with the moves listed at its version
+    even once the match moved on; the same key with the other include choice is another
+    request (422, KeyReused), as is the same key with another move."""
     app, _ = _app()
     client = app.test_client()
     match = _scratch_match(client)
     auth = {"Authorization": f"Bearer {match['seats'][0]['secret']}"}
     moves = Checker(client, match).listing(0, 0)
     base = f"/v1/matches/{match['id']}/moves"
-    plain = client.post(base, json={"move": moves[0]}, headers={**auth, "If-Match": '"0"', "Idempotency-Key": "k1"})
+    first = client.post(base + "?include=legal_moves", json={"move": moves[0]},
+                        headers={**auth, "If-Match": '"0"', "Idempotency-Key": "k1"})
     after_first = Checker(client, match).listing(0, 1)
-    assert len(after_first) == 4
-    replay = client.post(base + "?include=legal_moves", json={"move": moves[0]},
-                         headers={**auth, "If-Match": '"0"', "Idempotency-Key": "k1"})
-    assert replay.headers["Idempotent-Replayed"] == "true"
-    assert replay.get_json() == {**plain.get_json(), "legal_moves": after_first}
-    second = client.post(base + "?include=legal_moves", json={"move": after_first[0]},
+    assert len(after_first) == 4   # 3 cards left in hand and the pile: the turn's second play
+    assert first.get_json()["legal_moves"] == after_first
+    second = client.post(base, json={"move": after_first[0]},
                          headers={**auth, "If-Match": '"1"', "Idempotency-Key": "k2"})
-    assert second.get_json()["legal_moves"] == []
-    # The match is at version 2 now: the replays still answer the moves of their versions.
+    assert "legal_moves" not in second.get_json()
+    # The match is at version 2: each replay is its first answer as it was.
     again = client.post(base + "?include=legal_moves", json={"move": moves[0]},
                         headers={**auth, "If-Match": '"0"', "Idempotency-Key": "k1"})
-    assert again.get_json()["legal_moves"] == after_first
-    bare = client.post(base, json={"move": moves[0]}, headers={**auth, "If-Match": '"0"', "Idempotency-Key": "k1"})
-    assert bare.data == plain.data
-    assert client.post(base + "?include=legal_moves", json={"move": after_first[0]},
+    assert again.headers["Idempotent-Replayed"] == "true" and again.data == first.data
+    assert client.post(base, json={"move": after_first[0]},
                        headers={**auth, "If-Match": '"1"', "Idempotency-Key": "k2"}).data == second.data
+    for query, key, move in (("", "k1", moves[0]), ("?include=legal_moves", "k2", after_first[0])):
+        other = client.post(base + query, json={"move": move},
+                            headers={**auth, "If-Match": '"0"' if key == "k1" else '"1"', "Idempotency-Key": key})
+        assert other.status_code == 422
+        assert other.get_json()["errors"][0]["pointer"] == "/headers/Idempotency-Key"
+    assert client.get(f"/v1/matches/{match['id']}").get_json()["version"] == 2
 
 
 def test_a_long_poll_woken_by_a_move_carries_the_moves_at_the_new_version():
