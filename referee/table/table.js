@@ -874,6 +874,11 @@
     $("join-spectate").addEventListener("click", () => joinFromForm(null, true));
     $("custom-send").addEventListener("click", sendCustom);
     $("leave").addEventListener("click", () => leave(true));
+    // A link opened on a page already showing /table only changes the fragment.
+    window.addEventListener("hashchange", () => {
+      const found = J.takeFragment();
+      if (found) join(found);
+    });
     setLanguage(language);
     loadGames().then(() => {
       setLanguage(page.language);

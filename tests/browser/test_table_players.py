@@ -1,0 +1,223 @@
+"""/table as players use it: one phone (390 px) per seat and a desktop spectator, each joined by
+scanning the QR code the creating phone shows, play a whole match of each game to its end.
+
+On every screen: what a player reads (outside "Advanced") holds no identifier, card id, JSON
+or HTTP status; nothing scrolls sideways; axe-core finds no serious or critical violation. After
+each move its verdict is in the mover's viewport. The seat secrets never appear in a request
+line or a Referer, nor stay in the address bar. A screenshot of each step is kept under
+test-artifacts/table/.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from tests.browser.players import DESKTOP, NARROW, PHONE, Device, check_screen, in_viewport, read_qr, words_problems
+
+# Waits until the page shows ``version`` everywhere: the match, its moves, the log entry.
+REACHED = """(version) => {
+  const match = document.getElementById('match'), moves = document.getElementById('moves');
+  if (match.hidden || match.dataset.version !== String(version) || moves.dataset.version !== String(version)) return null;
+  if (version > 0 && !document.querySelector(`#log li[data-version="${version}"]`)) return null;
+  return {acting: document.querySelectorAll('#moves button.move').length > 0,
+          finished: !document.getElementById('outcome').hidden};
+}"""
+
+
+def reached(device: Device, version: int) -> dict:
+    return device.page.wait_for_function(REACHED, arg=version).json_value()
+
+
+def server(service_url: str, path: str) -> dict:
+    with urllib.request.urlopen(f"{service_url}{path}", timeout=5) as answer:
+        return json.load(answer)
+
+
+def create_on_phone(creator: Device, game: str, names: list[str], seed: str, axe: list, folder: str) -> dict:
+    """The organiser creates the match on a phone and reads every invitation's QR code."""
+    page = creator.page
+    page.wait_for_selector(f"#create-game option[value='{game}']", state="attached")
+    # On a phone the way in for players comes first; creating is the second path.
+    join_box, create_box = page.locator("#join-panel").bounding_box(), page.locator("#create-panel").bounding_box()
+    assert join_box["y"] < create_box["y"]
+    page.select_option("#create-game", game)
+    page.select_option("#create-players", str(len(names)))
+    for seat, name in enumerate(names):
+        page.fill(f"#create-name-{seat}", name)
+    page.click("#create-advanced summary")
+    page.fill("#create-seed", seed)
+    creator.shot(folder, "create")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector("#created-seats li[data-seat='spectator'] img.qr")
+    assert in_viewport(page, "#created-heading")
+    page.click("#create-advanced summary")   # closed again: the developers' part
+    check_screen(page, axe, f"{game}: invitations")
+    creator.shot(folder, "invitations")
+    links = {}
+    for seat in [*range(len(names)), "spectator"]:
+        item = page.locator(f"#created-seats li[data-seat='{seat}']")
+        item.scroll_into_view_if_needed()
+        text = read_qr(item.locator("img.qr"))
+        assert text == item.locator("a.link").get_attribute("href") == item.locator("button.copy").get_attribute("data-link")
+        links[seat] = text
+    return links
+
+
+def open_link(device: Device, link: str) -> None:
+    """Opens a scanned link: the page joins and the fragment leaves the address bar at once."""
+    device.page.goto(link)
+    device.page.wait_for_selector("#match:not([hidden])")
+    assert "#" not in device.page.url and "secret" not in device.page.url
+    device.page.wait_for_selector("#connection[data-state='live']")
+    assert in_viewport(device.page, "#match-heading")
+
+
+def katulhu_action(device: Device, seat: int) -> None:
+    """Seat 0 aims for the first cat on the table, seat 1 for the last (a placement), or the
+    first listed move (a stall discard)."""
+    page = device.page
+    if page.locator("#place").count():
+        cats = page.locator("#cats li").count()
+        aim = page.locator(f"button.aim[data-cat='{0 if seat == 0 else cats - 1}']")
+        if aim.count():
+            aim.click()
+        page.click("#place")
+    else:
+        page.locator("#moves button.move").first.click()
+
+
+def play_match(devices: list[Device], spectator: Device, game: str, folder: str, choose) -> int:
+    """Plays to the end: at each version the lowest seat with moves acts (``choose``); every
+    device then shows the next version. Returns the number of moves."""
+    everyone = [*devices, spectator]
+    version = 0
+    while True:
+        assert version < 300, "the game does not end"
+        shown = [reached(device, version) for device in devices]
+        reached(spectator, version)
+        if any(s["finished"] for s in shown):
+            return version
+        seat = next(i for i, s in enumerate(shown) if s["acting"])
+        mover = devices[seat]
+        choose(mover, seat)
+        mover.page.wait_for_selector(f"#verdict[data-version='{version + 1}'][data-legal='true']")
+        assert in_viewport(mover.page, "#verdict"), f"{game} move {version + 1}: the verdict is out of sight"
+        version += 1
+        for device in everyone:
+            reached(device, version)
+        mover.shot(folder, f"move{version:03d}")
+
+
+@pytest.mark.parametrize("game, seed, names", [
+    ("scratch-and-catch", "players-sc", ["Delphine", "Fred"]),
+    ("call-of-katulhu", "k0", ["Aiko", "Ben"]),
+    ("catatac", "players-cat", ["Nicolas", "Marie"]),
+])
+def test_a_whole_match_from_phones_joined_by_qr_codes(service_url, browser, game, seed, names):
+    folder = game
+    axe: list = []
+    creator = Device(browser, service_url, "seat1", PHONE)
+    others = [Device(browser, service_url, f"seat{seat + 1}", PHONE) for seat in range(1, len(names))]
+    spectator = Device(browser, service_url, "screen", DESKTOP)
+    devices = [creator, *others]
+    try:
+        creator.page.goto(f"{service_url}/table")
+        check_screen(creator.page, axe, f"{game}: start")
+        links = create_on_phone(creator, game, names, seed, axe, folder)
+        secrets = [server_secret(link) for link in (links[seat] for seat in range(len(names)))]
+        # Names reach the other devices when the referee keeps them (its games name cards);
+        # the creating phone knows them in any case.
+        kept = "cards" in server(service_url, f"/v1/games/{game}")
+
+        def shown_name(seat: int, device: Device) -> str:
+            return names[seat] if kept or device is creator else f"Seat {seat + 1}"
+
+        for seat, device in enumerate(devices):
+            open_link(device, links[seat])
+            assert device.page.text_content("#match-heading").endswith(shown_name(seat, device))
+        open_link(spectator, links["spectator"])
+        for device in everyone(devices, spectator):
+            check_screen(device.page, axe, f"{game}: {device.name} joined")
+            device.shot(folder, "joined")
+
+        if game == "call-of-katulhu":
+            choose = katulhu_action
+        elif game == "catatac":
+            def choose(device, seat):
+                device.page.locator("#moves button.move").last.click()
+        else:
+            def choose(device, seat):
+                device.page.locator("#moves button.move").first.click()
+        moves = play_match(devices, spectator, game, folder, choose)
+
+        final = server(service_url, f"/v1/matches/{links['spectator'].split('watch=')[1]}")
+        assert final["outcome"]["finished"] and final["version"] == moves
+        winners = ", ".join(str(w) for w in final["outcome"]["winners"])
+        for device in everyone(devices, spectator):
+            page = device.page
+            page.wait_for_selector("#outcome:not([hidden])")
+            assert page.get_attribute("#winners", "data-winners") == winners
+            if final["outcome"]["winners"]:
+                assert shown_name(final["outcome"]["winners"][0], device) in page.text_content("#winners")
+            assert page.locator("#record-link").count() == 1
+            # Every move is told in the log, and the scores fit in their card at 360 px.
+            assert page.locator("#log li[data-version]").count() == moves
+            check_screen(page, axe, f"{game}: {device.name} game over")
+            device.shot(folder, "over")
+        record = creator.page.evaluate("fetch(document.getElementById('record-link').href).then(r => r.json())")
+        assert record["complete"] is True and len(record["moves"]) == moves
+
+        narrow = creator.page
+        narrow.set_viewport_size(NARROW)
+        assert narrow.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        box = narrow.locator("#scores .table-scroll").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW["width"]
+
+        # The secrets never left in a request line or a Referer (only in Authorization).
+        for device in everyone(devices, spectator):
+            leaked = [line for line in device.sent if any(secret in line for secret in secrets)]
+            assert leaked == [], leaked
+            assert device.errors == []
+    finally:
+        for device in everyone(devices, spectator):
+            device.close()
+
+
+def everyone(devices, spectator):
+    return [*devices, spectator]
+
+
+def server_secret(link: str) -> str:
+    return link.split("secret=")[1].split("&")[0]
+
+
+def test_japanese_words_a_japanese_font_and_errors_beside_their_cause(service_url, browser):
+    phone = Device(browser, service_url, "phone", NARROW, locale="ja-JP")
+    try:
+        page = phone.page
+        page.goto(f"{service_url}/table")
+        page.wait_for_selector("#create-game option[value='scratch-and-catch']", state="attached")
+        assert page.get_attribute("html", "lang") == "ja"
+        assert page.text_content("#join-heading") == "対戦に参加"
+        fonts = page.evaluate("getComputedStyle(document.body).fontFamily")
+        for font in ("Hiragino Sans", "Yu Gothic", "Meiryo", "Noto Sans CJK JP"):
+            assert font in fonts
+        # A join without a key: the error appears under the form, in view.
+        page.click("#join-typed summary")
+        page.fill("#join-match", "no-such-match")
+        page.click("#join-form button[type=submit]")
+        assert page.text_content("#join-error") == "対戦コードを入力してください（席に座るには席の番号と鍵も）。"
+        assert in_viewport(page, "#join-error")
+        # A link to a match that does not exist.
+        page.fill("#join-secret", "x" * 32)
+        page.click("#join-form button[type=submit]")
+        page.wait_for_selector("#join-error:has-text('期限切れ')")
+        assert in_viewport(page, "#join-error")
+        assert words_problems(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert phone.errors == [] or all("404" in error for error in phone.errors)
+    finally:
+        phone.close()
