@@ -19,6 +19,9 @@ window.TableSentences = (function () {
     return list(ctx, Array.from(counts, ([name, count]) => (count > 1 ? `${count} × ${name}` : name)));
   }
 
+  // The key suffix of a count: ".one" for 1, ".none" for 0 (unless ``noNone``).
+  function plural(n, noNone) { return n === 1 ? ".one" : n === 0 && !noNone ? ".none" : ""; }
+
   function seats(ctx, numbers) { return list(ctx, (numbers || []).map((n) => ctx.seat(n))); }
 
   function clan(ctx, name) { return ctx.t("clan." + name); }
@@ -97,9 +100,10 @@ window.TableSentences = (function () {
       case "stack":
         return (e.collected || []).length ? ctx.s("ev.stack", { player, value: e.value, cards: cards(ctx, e.collected) })
           : ctx.s("ev.stack.none", { player, value: e.value });
-      case "sequence": return ctx.s("ev.sequence", { player, length: e.length, fleas: e.fleas_discarded });
-      case "scratch": return ctx.s("ev.scratch", { players: seats(ctx, e.players), fleas: e.fleas_each });
-      case "cards_drawn": return ctx.s("ev.cards_drawn", { player, count: e.count });
+      case "sequence":
+        return ctx.s("ev.sequence" + plural(e.fleas_discarded), { player, length: e.length, fleas: e.fleas_discarded });
+      case "scratch": return ctx.s("ev.scratch" + plural(e.fleas_each, true), { players: seats(ctx, e.players), fleas: e.fleas_each });
+      case "cards_drawn": return ctx.s("ev.cards_drawn" + plural(e.count, true), { player, count: e.count });
       case "game_end_triggered": return ctx.s("ev.game_end_triggered." + e.reason, { player });
       case "turn_passed": return ctx.s("ev.turn_passed", { player });
       case "game_over": return gameOver(ctx, e);

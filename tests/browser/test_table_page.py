@@ -149,7 +149,7 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         # Seat 0 creates the match on a phone.
         a.select_option("#create-game", "scratch-and-catch")
         a.select_option("#create-players", "2")
-        a.select_option("#option-chance", "seeded")
+        a.check("#option-chance-seeded")
         a.click("#create-advanced summary")
         a.fill("#create-seed", SEED)
         a.click("#create-form button[type=submit]")
