@@ -3,6 +3,7 @@ it sends), reading a QR code off the screen, what a player reads, and accessibil
 
 from __future__ import annotations
 
+import itertools
 import re
 import struct
 import zlib
@@ -14,6 +15,7 @@ PHONE = {"width": 390, "height": 844}
 NARROW = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 TIMEOUT_MS = 10_000
+_STEPS = itertools.count(1)   # screenshots of a run sort in the order they were taken
 
 # What a player must never read outside "Advanced": an identifier (snake_case), a card id
 # (C7-4, S3-1, P4-2, capture-4, blue-3), a JSON brace or an HTTP status code.
@@ -66,7 +68,6 @@ class Device:
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         self.page.on("console", lambda message: self.errors.append(f"console: {message.text}")
                      if message.type == "error" else None)
-        self.shots = 0
 
     def _request(self, request) -> None:
         self.sent.append(f"{request.method} {request.url}")
@@ -78,8 +79,7 @@ class Device:
         """A screenshot of what the device shows, kept as a test artifact."""
         target = ARTIFACTS / folder
         target.mkdir(parents=True, exist_ok=True)
-        self.shots += 1
-        self.page.screenshot(path=str(target / f"{self.shots:03d}-{self.name}-{step}.png"))
+        self.page.screenshot(path=str(target / f"{next(_STEPS):04d}-{self.name}-{step}.png"))
 
     def close(self) -> None:
         self.context.close()

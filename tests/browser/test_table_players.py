@@ -89,19 +89,21 @@ def katulhu_action(device: Device, seat: int) -> None:
         page.locator("#moves button.move").first.click()
 
 
-def play_match(devices: list[Device], spectator: Device, game: str, folder: str, choose) -> int:
+def play_match(devices: list[Device], spectator: Device, game: str, folder: str, choose) -> list[int]:
     """Plays to the end: at each version the lowest seat with moves acts (``choose``); every
-    device then shows the next version. Returns the number of moves."""
+    device then shows the next version. Returns the seat of each move."""
     everyone = [*devices, spectator]
     version = 0
+    movers: list[int] = []
     while True:
         assert version < 300, "the game does not end"
         shown = [reached(device, version) for device in devices]
         reached(spectator, version)
         if any(s["finished"] for s in shown):
-            return version
+            return movers
         seat = next(i for i, s in enumerate(shown) if s["acting"])
         mover = devices[seat]
+        movers.append(seat)
         choose(mover, seat)
         mover.page.wait_for_selector(f"#verdict[data-version='{version + 1}'][data-legal='true']")
         assert in_viewport(mover.page, "#verdict"), f"{game} move {version + 1}: the verdict is out of sight"
@@ -151,7 +153,8 @@ def test_a_whole_match_from_phones_joined_by_qr_codes(service_url, browser, game
         else:
             def choose(device, seat):
                 device.page.locator("#moves button.move").first.click()
-        moves = play_match(devices, spectator, game, folder, choose)
+        movers = play_match(devices, spectator, game, folder, choose)
+        moves = len(movers)
 
         final = server(service_url, f"/v1/matches/{links['spectator'].split('watch=')[1]}")
         assert final["outcome"]["finished"] and final["version"] == moves
@@ -176,6 +179,21 @@ def test_a_whole_match_from_phones_joined_by_qr_codes(service_url, browser, game
         box = narrow.locator("#scores .table-scroll").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW["width"]
 
+        # One request per move: a seat's phone posted each of its moves once; with the legal
+        # moves sent by the stream and the move answers, it never asked for them.
+        live = serves_live_legal(service_url)
+        for seat, device in enumerate(devices):
+            posts = [line for line in device.sent if line.startswith("POST ") and "/moves" in line]
+            assert len(posts) == movers.count(seat)
+            if live:
+                assert not [line for line in device.sent if "/legal-moves" in line]
+
+        # The spectator's screen in Japanese: still players' words only.
+        spectator.page.click("button[data-lang='ja']")
+        spectator.page.wait_for_function("document.getElementById('winners').textContent.startsWith('勝者')")
+        check_screen(spectator.page, axe, f"{game}: screen in Japanese")
+        spectator.shot(folder, "over-ja")
+
         # The secrets never left in a request line or a Referer (only in Authorization).
         for device in everyone(devices, spectator):
             leaked = [line for line in device.sent if any(secret in line for secret in secrets)]
@@ -184,6 +202,22 @@ def test_a_whole_match_from_phones_joined_by_qr_codes(service_url, browser, game
     finally:
         for device in everyone(devices, spectator):
             device.close()
+
+
+def serves_live_legal(service_url: str) -> bool:
+    """Whether a move's answer carries the mover's next legal moves (include=legal_moves)."""
+    body = json.dumps({"game": "scratch-and-catch", "players": 2, "seed": "live"}).encode()
+    request = urllib.request.Request(f"{service_url}/v1/matches", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        created = json.load(answer)
+    auth = {"Authorization": f"Bearer {created['seats'][0]['secret']}"}
+    base = f"{service_url}/v1/matches/{created['id']}"
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/legal-moves?seat=0", headers=auth), timeout=5) as answer:
+        move = json.load(answer)["moves"][0]
+    request = urllib.request.Request(f"{base}/moves?include=legal_moves", data=json.dumps({"move": move}).encode(),
+                                     headers={**auth, "Content-Type": "application/json", "If-Match": '"0"'})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return "legal_moves" in json.load(answer)
 
 
 def everyone(devices, spectator):
