@@ -563,12 +563,13 @@
     if (!match || !match.outcome.finished) { box.hidden = true; return; }
     const outcome = match.outcome;
     const winners = S.list(context(), outcome.winners.map(seatName));
-    box.replaceChildren(el("span", { text: t("outcome.over") + " " }),
+    // (replaceChildren writes null as the text "null": absent parts are left out first)
+    box.replaceChildren(...[el("span", { text: t("outcome.over") + " " }),
       el("span", { id: "winners", "data-winners": outcome.winners.join(","),
                    text: winners ? t("outcome.winners", { players: winners }) : t("outcome.draw") }),
       outcome.tiebreak && has("tiebreak." + outcome.tiebreak) ? el("span", { text: " " + t("tiebreak." + outcome.tiebreak) }) : null,
       el("a", { id: "record-link", class: "button link", href: matchPath("/record"), download: "match-record.json",
-                text: t("outcome.record") }));
+                text: t("outcome.record") })].filter(Boolean));
     box.hidden = false;
   }
 

@@ -18,12 +18,14 @@ TIMEOUT_MS = 10_000
 _STEPS = itertools.count(1)   # screenshots of a run sort in the order they were taken
 
 # What a player must never read outside "Advanced": an identifier (snake_case), a card id
-# (C7-4, S3-1, P4-2, capture-4, blue-3), a JSON brace or an HTTP status code.
+# (C7-4, S3-1, P4-2, capture-4, blue-3), a JSON brace, an HTTP status code, or a value
+# written out by mistake (null, undefined).
 FORBIDDEN = {
     "identifier": re.compile(r"\b[a-z]+_[a-z_]+\b"),
     "card id": re.compile(r"\b(?:[CSP]\d+-\d+|[a-z]+-\d+)\b"),
     "JSON": re.compile(r"[{}\[\]]"),
     "HTTP status": re.compile(r"\bHTTP\b|\b[45]\d\d\b"),
+    "stray value": re.compile(r"null|undefined|NaN|\[object"),
 }
 
 # The text a player reads: visible text nodes, outside every <details> that is closed and
