@@ -180,13 +180,13 @@ def test_a_whole_match_from_phones_joined_by_qr_codes(service_url, browser, game
         assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW["width"]
 
         # One request per move: a seat's phone posted each of its moves once; with the legal
-        # moves sent by the stream and the move answers, it never asked for them.
+        # moves sent by the stream and the move answers, it asked for them only on joining.
         live = serves_live_legal(service_url)
         for seat, device in enumerate(devices):
             posts = [line for line in device.sent if line.startswith("POST ") and "/moves" in line]
             assert len(posts) == movers.count(seat)
-            if live:
-                assert not [line for line in device.sent if "/legal-moves" in line]
+            if live:   # at most once, when the phone joins
+                assert len([line for line in device.sent if "/legal-moves" in line]) <= 1
 
         # The spectator's screen in Japanese: still players' words only.
         spectator.page.click("button[data-lang='ja']")
@@ -255,3 +255,58 @@ def test_japanese_words_a_japanese_font_and_errors_beside_their_cause(service_ur
         assert phone.errors == [] or all("404" in error for error in phone.errors)
     finally:
         phone.close()
+
+
+def test_a_refused_move_is_explained_beside_it_with_the_rulebook_in_our_words(service_url, browser):
+    """Game Progress: players take turns. Seat 2 proposes a move out of turn (under Advanced);
+    the refusal names the seats, the section and what it says; then a card seat 1 does not hold
+    (CARD_NOT_IN_HAND) brings the referee's suggestions, named as printed, one tap to play."""
+    body = json.dumps({"game": "scratch-and-catch", "players": 2, "seed": "refused"}).encode()
+    request = urllib.request.Request(f"{service_url}/v1/matches", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        created = json.load(answer)
+    link = f"{service_url}/table#join={created['id']}&seat=1&secret={created['seats'][1]['secret']}"
+    axe: list = []
+    phone = Device(browser, service_url, "seat2", PHONE)
+    try:
+        page = phone.page
+        open_link(phone, link)
+        page.click("#advanced summary")
+        page.fill("#custom-text", json.dumps({"type": "play", "player": 1, "source": "pile"}))
+        page.click("#custom-send")
+        page.wait_for_selector("#verdict[data-legal='false']")
+        assert in_viewport(page, "#verdict")
+        violation = page.locator("#verdict li[data-code='NOT_YOUR_TURN']")
+        assert violation.locator(".message").text_content() == "It is Seat 1's turn, not Seat 2's."
+        assert violation.locator(".rule-name").text_content() == "Rulebook, Game Progress"
+        assert "Turns go round the table" in violation.locator(".rule-text").text_content()
+        page.click("#advanced summary")
+        check_screen(page, axe, "refused move")
+        phone.shot("refused", "refused")
+        assert phone.errors == []
+    finally:
+        phone.close()
+
+    seat1 = Device(browser, service_url, "seat1", PHONE)
+    try:
+        page = seat1.page
+        open_link(seat1, f"{service_url}/table#join={created['id']}&seat=0&secret={created['seats'][0]['secret']}")
+        hand = page.evaluate("JSON.parse(document.getElementById('raw-match').textContent).match.state.players[0].hand")
+        missing = next(f"C{value}-1" for value in range(1, 11) if not any(card.startswith(f"C{value}-") for card in hand))
+        page.click("#advanced summary")
+        page.fill("#custom-text", json.dumps({"type": "play", "player": 0, "source": "hand", "card": missing}))
+        page.click("#custom-send")
+        page.wait_for_selector("#verdict li[data-code='CARD_NOT_IN_HAND']")
+        message = page.text_content("#verdict li .message")
+        assert f"Cat {missing[1:].split('-')[0]}" in message and missing not in message
+        suggestions = page.locator("#suggestions button.suggestion")
+        assert suggestions.count() > 0 and suggestions.first.inner_text().startswith("Play Cat ")
+        page.click("#advanced summary")
+        check_screen(page, axe, "suggestions")
+        seat1.shot("refused", "suggestions")
+        suggestions.first.click()
+        page.wait_for_selector("#verdict[data-legal='true'][data-version='1']")
+        assert in_viewport(page, "#verdict")
+        assert seat1.errors == []
+    finally:
+        seat1.close()
