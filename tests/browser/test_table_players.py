@@ -20,7 +20,8 @@ from tests.browser.players import DESKTOP, NARROW, PHONE, Device, check_screen, 
 # Waits until the page shows ``version`` everywhere: the match, its moves, the log entry.
 REACHED = """(version) => {
   const match = document.getElementById('match'), moves = document.getElementById('moves');
-  if (match.hidden || match.dataset.version !== String(version) || moves.dataset.version !== String(version)) return null;
+  const at = String(version);
+  if (match.hidden || match.dataset.version !== at || moves.dataset.version !== at) return null;
   if (version > 0 && !document.querySelector(`#log li[data-version="${version}"]`)) return null;
   return {acting: document.querySelectorAll('#moves button.move').length > 0,
           finished: !document.getElementById('outcome').hidden};
@@ -61,7 +62,8 @@ def create_on_phone(creator: Device, game: str, names: list[str], seed: str, axe
         item = page.locator(f"#created-seats li[data-seat='{seat}']")
         item.scroll_into_view_if_needed()
         text = read_qr(item.locator("img.qr"))
-        assert text == item.locator("a.link").get_attribute("href") == item.locator("button.copy").get_attribute("data-link")
+        assert text == item.locator("a.link").get_attribute("href")
+        assert text == item.locator("button.copy").get_attribute("data-link")
         links[seat] = text
     return links
 
@@ -206,18 +208,19 @@ def test_a_whole_match_from_phones_joined_by_qr_codes(service_url, browser, game
 
 def serves_live_legal(service_url: str) -> bool:
     """Whether a move's answer carries the mover's next legal moves (include=legal_moves)."""
-    body = json.dumps({"game": "scratch-and-catch", "players": 2, "seed": "live"}).encode()
-    request = urllib.request.Request(f"{service_url}/v1/matches", data=body, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=5) as answer:
-        created = json.load(answer)
+    created = http_json(f"{service_url}/v1/matches", {"game": "scratch-and-catch", "players": 2, "seed": "live"})
     auth = {"Authorization": f"Bearer {created['seats'][0]['secret']}"}
     base = f"{service_url}/v1/matches/{created['id']}"
-    with urllib.request.urlopen(urllib.request.Request(f"{base}/legal-moves?seat=0", headers=auth), timeout=5) as answer:
-        move = json.load(answer)["moves"][0]
-    request = urllib.request.Request(f"{base}/moves?include=legal_moves", data=json.dumps({"move": move}).encode(),
-                                     headers={**auth, "Content-Type": "application/json", "If-Match": '"0"'})
+    move = http_json(f"{base}/legal-moves?seat=0", headers=auth)["moves"][0]
+    answer = http_json(f"{base}/moves?include=legal_moves", {"move": move}, {**auth, "If-Match": '"0"'})
+    return "legal_moves" in answer
+
+
+def http_json(url: str, body: dict | None = None, headers: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(request, timeout=5) as answer:
-        return "legal_moves" in json.load(answer)
+        return json.load(answer)
 
 
 def everyone(devices, spectator):
@@ -261,10 +264,7 @@ def test_a_refused_move_is_explained_beside_it_with_the_rulebook_in_our_words(se
     """Game Progress: players take turns. Seat 2 proposes a move out of turn (under Advanced);
     the refusal names the seats, the section and what it says; then a card seat 1 does not hold
     (CARD_NOT_IN_HAND) brings the referee's suggestions, named as printed, one tap to play."""
-    body = json.dumps({"game": "scratch-and-catch", "players": 2, "seed": "refused"}).encode()
-    request = urllib.request.Request(f"{service_url}/v1/matches", data=body, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=5) as answer:
-        created = json.load(answer)
+    created = http_json(f"{service_url}/v1/matches", {"game": "scratch-and-catch", "players": 2, "seed": "refused"})
     link = f"{service_url}/table#join={created['id']}&seat=1&secret={created['seats'][1]['secret']}"
     axe: list = []
     phone = Device(browser, service_url, "seat2", PHONE)
@@ -292,7 +292,8 @@ def test_a_refused_move_is_explained_beside_it_with_the_rulebook_in_our_words(se
         page = seat1.page
         open_link(seat1, f"{service_url}/table#join={created['id']}&seat=0&secret={created['seats'][0]['secret']}")
         hand = page.evaluate("JSON.parse(document.getElementById('raw-match').textContent).match.state.players[0].hand")
-        missing = next(f"C{value}-1" for value in range(1, 11) if not any(card.startswith(f"C{value}-") for card in hand))
+        held = {card.split("-")[0] for card in hand}
+        missing = next(f"C{value}-1" for value in range(1, 11) if f"C{value}" not in held)
         page.click("#advanced summary")
         page.fill("#custom-text", json.dumps({"type": "play", "player": 0, "source": "hand", "card": missing}))
         page.click("#custom-send")

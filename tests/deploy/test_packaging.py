@@ -39,7 +39,8 @@ def test_every_file_of_the_table_page_is_package_data():
     # service answers 404 for it.
     import tomllib
 
-    globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["referee"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    globs = setuptools["package-data"]["referee"]
     package = ROOT / "referee"
     shipped = {path for pattern in globs for path in package.glob(pattern) if path.is_file()}
     files = {path for path in (package / "table").rglob("*") if path.is_file()}
