@@ -157,7 +157,7 @@ window.TableWords = (function () {
       "spot.white_alley": "White alley", "spot.white_hideout": "White hideout",
       "and": " and ",
       "list": ", ",
-      "unknown": "a card",
+      "unknown": "an unnamed card",
       "pending": "(waiting for the table)",
     },
     ja: {
@@ -312,7 +312,7 @@ window.TableWords = (function () {
       "spot.white_alley": "白の路地", "spot.white_hideout": "白のアジト",
       "and": "と",
       "list": "、",
-      "unknown": "カード",
+      "unknown": "名前のないカード",
       "pending": "（テーブル待ち）",
     },
   };
