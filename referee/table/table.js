@@ -224,6 +224,9 @@
     try { sessionStorage.setItem(STORE_KEY, JSON.stringify(current)); } catch (e) { /* private mode */ }
     page.log = log.body.entries.map((entry) => ({ ...entry, source: "log" }));
     takeNames(log.body.names);
+    for (const entry of page.log) {
+      if (typeof entry.player_name === "string" && entry.player_name) page.names[entry.player] = entry.player_name;
+    }
     page.lastEventId = log.body.version;
     $("start").hidden = true;
     $("match").hidden = false;

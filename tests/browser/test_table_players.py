@@ -311,3 +311,40 @@ def test_a_refused_move_is_explained_beside_it_with_the_rulebook_in_our_words(se
         assert seat1.errors == []
     finally:
         seat1.close()
+
+
+HAND_NAMED = """(word) => {
+  const cards = [...document.querySelectorAll('#hand .card')];
+  return cards.length > 0 && cards.every((card) => card.textContent.startsWith(word));
+}"""
+
+
+def test_cards_are_named_as_the_game_description_names_them_in_the_current_language(service_url, browser):
+    """When GET /v1/games/{game} carries ``cards`` (each id's printed name in the language asked
+    for), the page names cards with it, and asks again when the language changes. Here the
+    description is given those names on its way to the page."""
+    created = http_json(f"{service_url}/v1/matches", {"game": "scratch-and-catch", "players": 2, "seed": "named"})
+    asked: list[str] = []
+
+    def named(route):
+        language = route.request.headers.get("accept-language", "")
+        asked.append(language)
+        answer = route.fetch()
+        body = answer.json()
+        word = "ねこ" if language.startswith("ja") else "Kitty "
+        body["cards"] = {card["id"]: {"name": f"{word}{card['number']}", "kind": card["kind"], "value": card["number"]}
+                         for card in body["catalogue"]["cards"]}
+        route.fulfill(response=answer, json=body)
+
+    phone = Device(browser, service_url, "seat1", PHONE)
+    try:
+        page = phone.page
+        page.route("**/v1/games/scratch-and-catch", named)
+        open_link(phone, f"{service_url}/table#join={created['id']}&seat=0&secret={created['seats'][0]['secret']}")
+        page.wait_for_function(HAND_NAMED, arg="Kitty ")
+        page.click("button[data-lang='ja']")
+        page.wait_for_function(HAND_NAMED, arg="ねこ")
+        assert "ja" in asked and "en" in asked
+        assert phone.errors == []
+    finally:
+        phone.close()
