@@ -42,6 +42,14 @@ TELL = """async ([game, language, events, moves]) => {
 }"""
 
 
+def shape(item: dict) -> str:
+    """What makes a sentence differ: the type, which fields are set, and the words among the
+    values (a reason, a source, a pair's action, a card); not the numbers nor the lists."""
+    return json.dumps({name: (value if isinstance(value, str) else
+                              shape(value) if isinstance(value, dict) else value is None)
+                       for name, value in item.items()}, sort_keys=True)
+
+
 def sample(game_id: str, options: dict, seed: int) -> tuple[list[dict], list[dict]]:
     """The distinct moves and events of one random complete game."""
     game = GAMES[game_id]
@@ -58,9 +66,9 @@ def sample(game_id: str, options: dict, seed: int) -> tuple[list[dict], list[dic
             break
         move = chooser.choice(legal)
         verdict = game.adjudicate(state, move, checked=True)
-        moves.setdefault(json.dumps(move, sort_keys=True), move)
+        moves.setdefault(shape(move), move)
         for event in verdict.events:
-            events.setdefault(json.dumps(event, sort_keys=True), event)
+            events.setdefault(shape(event), event)
         state = verdict.state
     return list(moves.values()), list(events.values())
 
