@@ -31,8 +31,10 @@ window.TableView = (function () {
   }
 
   // A table of rows: ``columns`` [key, label], ``rows`` [{seat, values}] (key -> text).
+  // (a region a keyboard can reach, as it may scroll sideways on a narrow phone)
   function grid(v, id, columns, rows) {
-    return v.el("div", { class: "table-scroll" }, v.el("table", { id },
+    const label = v.t(id === "score-table" ? "scores.heading" : "table.players");
+    return v.el("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": label }, v.el("table", { id },
       v.el("thead", {}, v.el("tr", {}, columns.map(([, label]) => v.el("th", { scope: "col", text: label })))),
       v.el("tbody", {}, rows.map((row) => v.el("tr", { "data-player": row.key },
         columns.map(([key], index) => index === 0 ? v.el("th", { scope: "row", text: row.values[key] })

@@ -13,6 +13,8 @@ import json
 import urllib.request
 from urllib.parse import urlsplit
 
+from tests.browser.players import check_screen
+
 PHONE = {"width": 390, "height": 844}
 SEED = "table-page"
 TIMEOUT_MS = 10_000
@@ -319,6 +321,7 @@ def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(ser
         pile_move.click()
         labels = page.locator("#picker select option").all_inner_texts()
         assert len(labels) == len(set(labels)) and printed(unseen) in labels
+        check_screen(page, [], "which card was taken from the draw pile")
         page.click("#picker button:not(.primary)")
         play_from_pile(unseen)
         reached(page, 1, verdict=True)
