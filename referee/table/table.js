@@ -273,13 +273,22 @@
   async function refreshOnce() {
     const generation = page.generation;
     if (!page.current) return;
+    const seat = page.current.seat;
     try {
-      const match = await api(matchPath() + seatQuery(), { headers: headers({}, true) });
+      // A seat's view carries its legal moves with include=legal_moves (a referee that does not
+      // offer it ignores the parameter: the moves are then asked for once more).
+      const match = await api(matchPath() + seatQuery(seat === null ? "" : "include=legal_moves"), { headers: headers({}, true) });
       if (generation !== page.generation) return;
       if (!match.ok) { showError("match-error", t("connection.refused")); return; }
       page.match = { ...match.body, etag: match.etag };
       takeNames(match.body.names);
-      if (page.current.seat !== null && !page.liveLegal) {
+      const version = match.body.version;
+      const newer = !page.moves || version >= page.moves.version;
+      if (seat !== null && Array.isArray(match.body.legal_moves)) {
+        if (newer) page.moves = { version, moves: match.body.legal_moves, etag: `"${version}"` };
+      } else if (seat !== null && match.body.outcome && match.body.outcome.finished) {
+        page.moves = { version, moves: [], etag: `"${version}"` };   // nothing to do once the game is over
+      } else if (seat !== null && !page.liveLegal) {
         const moves = await api(matchPath("/legal-moves") + seatQuery(), { headers: headers({}, true) });
         if (generation !== page.generation) return;
         if (moves.ok && !page.liveLegal) page.moves = { version: moves.body.version, moves: moves.body.moves, etag: moves.etag };
@@ -463,7 +472,6 @@
         if (typeof value === "string") ids.push(value);
       }
     }
-    if (info && info.cards && field === "card") ids.push(...Object.keys(info.cards));
     const seen = JSON.stringify(page.match.state);
     const byName = new Map();
     for (const value of ids) {

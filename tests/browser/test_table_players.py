@@ -189,13 +189,14 @@ def test_a_whole_match_from_phones_joined_by_qr_codes(service_url, browser, game
         assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW["width"]
 
         # One request per move: a seat's phone posted each of its moves once; with the legal
-        # moves sent by the stream and the move answers, it asked for them only on joining.
+        # moves carried by the stream, the move answers and the seat's view, it never asked
+        # for them apart.
         live = serves_live_legal(service_url)
         for seat, device in enumerate(devices):
             posts = [line for line in device.sent if line.startswith("POST ") and "/moves" in line]
             assert len(posts) == movers.count(seat)
-            if live:   # at most once, when the phone joins
-                assert len([line for line in device.sent if "/legal-moves" in line]) <= 1
+            if live:
+                assert not [line for line in device.sent if "/legal-moves" in line]
 
         # The spectator's screen in Japanese: still players' words only.
         spectator.page.click("button[data-lang='ja']")
