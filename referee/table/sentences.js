@@ -102,7 +102,8 @@ window.TableSentences = (function () {
           : ctx.s("ev.stack.none", { player, value: e.value });
       case "sequence":
         return ctx.s("ev.sequence" + plural(e.fleas_discarded), { player, length: e.length, fleas: e.fleas_discarded });
-      case "scratch": return ctx.s("ev.scratch" + plural(e.fleas_each, true), { players: seats(ctx, e.players), fleas: e.fleas_each });
+      case "scratch":
+        return ctx.s("ev.scratch" + plural(e.fleas_each, true), { players: seats(ctx, e.players), fleas: e.fleas_each });
       case "cards_drawn": return ctx.s("ev.cards_drawn" + plural(e.count, true), { player, count: e.count });
       case "game_end_triggered": return ctx.s("ev.game_end_triggered." + e.reason, { player });
       case "turn_passed": return ctx.s("ev.turn_passed", { player });

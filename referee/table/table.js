@@ -367,7 +367,9 @@
     try { payload = JSON.parse(data); } catch (e) { return; }
     if (type === "move") {
       if (id !== null && /^\d+$/.test(id)) page.lastEventId = Number(id);
-      if (typeof payload.player_name === "string" && typeof payload.player === "number") page.names[payload.player] = payload.player_name;
+      if (typeof payload.player_name === "string" && typeof payload.player === "number") {
+        page.names[payload.player] = payload.player_name;
+      }
       if (!page.log.some((entry) => entry.version === payload.version)) {
         page.log.push({ ...payload, source: "stream" });
         page.log.sort((a, b) => a.version - b.version);
@@ -479,7 +481,8 @@
       const unseen = !seen.includes(`"${value}"`);
       if (!byName.has(name) || (unseen && !byName.get(name).unseen)) byName.set(name, { value, unseen });
     }
-    return Array.from(byName, ([name, { value }]) => ({ name, value })).sort((a, b) => a.name.localeCompare(b.name, page.language, { numeric: true }));
+    return Array.from(byName, ([name, { value }]) => ({ name, value }))
+      .sort((a, b) => a.name.localeCompare(b.name, page.language, { numeric: true }));
   }
 
   function chooseMove(move, etag, button) {
@@ -502,7 +505,9 @@
       el("div", { class: "actions" },
         el("button", { type: "button", class: "primary", text: t("moves.send"), onclick: () => {
           const filled = { ...move };
-          for (const input of picker.querySelectorAll("[data-field]")) filled[input.dataset.field] = input.value === "" ? null : input.value;
+          for (const input of picker.querySelectorAll("[data-field]")) {
+            filled[input.dataset.field] = input.value === "" ? null : input.value;
+          }
           postMove(filled, etag);
         } }),
         el("button", { type: "button", text: t("moves.cancel"), onclick: () => { picker.remove(); button.focus(); } })));
@@ -632,7 +637,8 @@
     list.replaceChildren(...page.log.slice().reverse().map((entry) => el("li", {
       "data-version": entry.version, "data-source": entry.source, "data-player": entry.player,
     }, el("span", { class: "entry", text: s("log.move", { player: seatName(entry.player), move: S.move(ctx, entry.move) }) }),
-    entry.events && entry.events.length ? el("ul", { class: "events" }, entry.events.map((e) => el("li", { text: S.event(ctx, e) }))) : null)));
+    entry.events && entry.events.length
+      ? el("ul", { class: "events" }, entry.events.map((e) => el("li", { text: S.event(ctx, e) }))) : null)));
   }
 
   // The legal moves the referee suggests instead of an illegal one, each one tap away.

@@ -82,13 +82,16 @@ window.TableView = (function () {
     const discard = Array.isArray(state.discard) ? state.discard : [];
     const parts = [facts(v, [
       [v.t("table.ball"), ball ? v.t("table.ball_at", { clan: v.t("clan." + ball.colour), spot: v.t("spot." + ball.spot) }) : null],
-      [v.t("table.discard_top"), discard.length ? `${v.cardName(discard[discard.length - 1])} (${v.t("table.cards", { count: discard.length })})` : null],
+      [v.t("table.discard_top"), discard.length
+        ? `${v.cardName(discard[discard.length - 1])} (${v.t("table.cards", { count: discard.length })})` : null],
       [v.t("table.paw_deck"), count(v, state.paw_deck)],
       [v.t("table.points_deck"), count(v, state.points_deck)],
-      [v.t("table.stash", { clan: state.stash && state.stash.clan ? v.t("clan." + state.stash.clan) : "" }), state.stash ? "✓" : null]])];
+      [v.t("table.stash", { clan: state.stash && state.stash.clan ? v.t("clan." + state.stash.clan) : "" }),
+       state.stash ? "✓" : null]])];
     parts.push(v.el("h3", { text: v.t("table.players") }), grid(v, "players",
       [["name", v.t("col.player")], ["clan", v.t("col.clan")], ["hand", v.t("col.hand")]],
-      state.players.map((p, seat) => ({ key: seat, values: { name: who(v, seat), clan: v.t("clan." + p.clan), hand: handCount(p) } }))));
+      state.players.map((p, seat) => ({ key: seat,
+        values: { name: who(v, seat), clan: v.t("clan." + p.clan), hand: handCount(p) } }))));
     return parts;
   }
 
@@ -158,7 +161,12 @@ window.TableView = (function () {
       error,
       v.el("button", { type: "button", class: "move primary", id: "place", text: v.t("moves.place"), onclick: () => {
         const move = listed(chosen());
-        if (!move) { error.textContent = v.t("moves.place_bad"); error.hidden = false; error.scrollIntoView({ block: "center" }); return; }
+        if (!move) {
+          error.textContent = v.t("moves.place_bad");
+          error.hidden = false;
+          error.scrollIntoView({ block: "center" });
+          return;
+        }
         send(move);
       } }),
     ];
