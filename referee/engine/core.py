@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, NamedTuple, Sequence
 
 from referee.engine.information import Disclosure
 
@@ -112,6 +112,17 @@ class Illegal(Exception):
         super().__init__(", ".join(v.code for v in self.violations))
 
 
+class Printed(NamedTuple):
+    """A card as printed: its name as an English msgid template of the game's catalog
+    (``"Cat {number}"``) with the template's ``params`` (a string parameter is a word the
+    catalog translates too: ``{"name": "Capture", "number": 4}``), and the short ``facts`` a
+    page draws the card with (``{"kind": "cat", "number": 7}``), the same in every language."""
+
+    name: str
+    params: Mapping[str, Any]
+    facts: Mapping[str, Any]
+
+
 class Game:
     """Base class of a game's rules. Subclasses fill the class attributes and the hooks.
 
@@ -146,6 +157,11 @@ class Game:
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
         """The card catalogue in use for ``options`` (JSON). Raises InvalidOptions."""
         raise NotImplementedError
+
+    def printed_cards(self) -> Mapping[str, Printed]:
+        """Every card id the game can deal (with its default and every option), and every card
+        kind unseen hands name, as printed. Do not mutate the answer."""
+        return {}
 
     def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
         """A new game's first state. Raises InvalidOptions."""

@@ -15,6 +15,9 @@ from referee.games.common_schema import OneOfSchemas, StrictBoolean
 from referee.limits import MAX_REPLAY_MOVES
 from referee.schemas.compiled import FastEnvelope, FastNested
 
+# The kinds of cards GET /v1/games/{game} lists as printed (the games' printed.py).
+PRINTED_KINDS = ("cat", "scratch", "paw", "joker", "alpha", "points", "toy")
+
 
 class ProblemFieldError(Schema):
     pointer = fields.String(required=True, metadata={"description": "JSON pointer into the request body"})
@@ -77,8 +80,38 @@ class GameInfo(Schema):
     rules_version = fields.String(required=True)
 
 
+class PointsValue(Schema):
+    white = fields.Integer(required=True, metadata={"description": "points for the White clan"})
+    black = fields.Integer(required=True, metadata={"description": "points for the Black clan"})
+
+
+class PrintedCard(Schema):
+    name = fields.String(required=True, metadata={
+        "description": "the name printed on the card, in the language asked (Content-Language): \"Cat 7\", "
+                       "\"Capture 4\", \"Joker\", \"Blue cat 1\""})
+    kind = fields.String(required=True, validate=validate.OneOf(PRINTED_KINDS), metadata={
+        "description": "Scratch & Catch: cat, scratch; CATATAC: paw, joker, alpha, points; Call of Katulhu: toy, "
+                       "cat"})
+    number = fields.Integer(allow_none=True, metadata={
+        "description": "the number printed on it (Scratch & Catch, CATATAC paw cards, Call of Katulhu cats); null "
+                       "for a Joker"})
+    clan = fields.String(validate=validate.OneOf(("white", "black")),
+                         metadata={"description": "CATATAC alpha cards: the clan's colour"})
+    sardines = fields.Integer(metadata={"description": "CATATAC alpha and points cards: sardines printed"})
+    points = fields.Nested(PointsValue, metadata={"description": "CATATAC points cards: points for each clan"})
+    colour = fields.String(metadata={"description": "Call of Katulhu cats: blue, red, yellow, white or black"})
+    slots = fields.List(fields.String(allow_none=True), metadata={
+        "description": "Call of Katulhu cats: the toy shown in each of the 4 slots, left to right (null: open)"})
+
+
 class GameDetail(GameInfo):
     catalogue = fields.Dict(required=True, metadata={"description": "the card catalogue in use"})
+    cards = fields.Dict(keys=fields.String(), values=fields.Nested(PrintedCard), required=True, metadata={
+        "description": "every card id the game can deal (its default and every option: variants, boosters), and "
+                       "every card kind unseen hands name (`C7`, `P3`, `joker`), as printed: its name in the "
+                       "language asked and what a page draws it with. Scratch & Catch lists the default deck's "
+                       "ids: a card `C7-<copy>` of a larger deck is printed as its kind `C7`. Call of Katulhu "
+                       "lists the default catalogue (a caller's own catalogue names its own toys and cats)"})
     violations = fields.List(fields.Nested(ViolationOut), required=True, metadata={
         "description": "every violation code this game's verdicts may carry, with its message template "
                        "({name} fields are filled in verdicts) and rulebook section, in the language asked"})

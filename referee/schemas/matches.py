@@ -8,15 +8,17 @@ schema once the match is known. Score sheets appear as JSON objects.
 
 from __future__ import annotations
 
+import unicodedata
 from importlib import import_module
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from referee.games import GAMES, PACKAGES
 from referee.games.common_schema import OneOfSchemas
 from referee.json_text import ascii_digits
 from referee.schemas.bodies import SUGGESTIONS, Event, OutcomeOut, ViolationOut, prefix_of
 from referee.schemas.compiled import FastEnvelope
+from referee.service.texts import Text
 
 _GAME_SCHEMAS = {game_id: import_module(f"referee.games.{PACKAGES[game_id]}.schema") for game_id in GAMES}
 
@@ -51,6 +53,19 @@ def _scores(**kwargs) -> OneOfSchemas:
     return OneOfSchemas([module.SCORES for module in _GAME_SCHEMAS.values()], combine="anyOf", **kwargs)
 
 MAX_PLAYERS = 16
+MAX_NAME_LENGTH = 32
+# Characters a seat's name may not hold: controls, lone surrogates (no UTF-8 for them), and the
+# line and paragraph separators (a name is one line).
+_NOT_IN_NAMES = frozenset(("Cc", "Cs", "Zl", "Zp"))
+
+
+def seat_name(value: str) -> None:
+    """marshmallow validator of a seat's display name (its length is checked beside it): not
+    only whitespace, no control character. Raises ValidationError."""
+    if value.isspace():
+        raise ValidationError(Text("a name is not only whitespace"))
+    if any(unicodedata.category(char) in _NOT_IN_NAMES for char in value):
+        raise ValidationError(Text("a name holds no control character or line break"))
 
 
 class MatchCreateRequest(FastEnvelope):
@@ -67,6 +82,13 @@ class MatchCreateRequest(FastEnvelope):
         "description": "without `seed`: `referee` (the default): the referee draws the seed and commits to it; "
                        "`joint`: the cards are dealt once every seat has sent a contribution (move `contribute`), "
                        "from a seed derived from the referee's and every contribution (docs/rng.md). Not with `seed`"})
+    names = fields.List(
+        fields.String(validate=[validate.Length(1, MAX_NAME_LENGTH), seat_name]),
+        validate=validate.Length(max=MAX_PLAYERS), metadata={
+            "description": "the seats' display names, one per seat in seat order (as many as `players`), each 1 to "
+                           f"{MAX_NAME_LENGTH} characters, any script, not only whitespace, without control "
+                           "characters or line breaks. Public: every reader sees them (`names` of the match and "
+                           "its log, `player_name` of log entries); set once, here"})
 
 
 class SeatSecret(Schema):
@@ -86,6 +108,12 @@ class MatchSeeding(Schema):
         "description": "hex SHA-256(salt || 0x00 || UTF-8 seed) (docs/rng.md, Commitment), the same from version 0 "
                        "on: the match's record reveals seed and salt once the game is over; null unless the "
                        "referee drew the seed"})
+
+
+LEGAL_MOVES_FIELD = ("only with `?include=legal_moves`: every move this seat may make at this version, as GET "
+                     "/v1/matches/{id}/legal-moves?seat=N lists them at that version (the game's `<Game>Move` "
+                     "schema, with the fields that listing adds, such as `table_fills`); empty when the seat is not "
+                     "to act")
 
 
 class Match(Schema):
@@ -110,9 +138,16 @@ class Match(Schema):
     updated_at = fields.String(required=True, metadata={"description": "RFC 3339 time of the last legal move, UTC"})
     expires_at = fields.String(required=True, metadata={
         "description": "RFC 3339 time when the match is forgotten unless a legal move renews it"})
+    legal_moves = fields.List(_move(), metadata={"description": LEGAL_MOVES_FIELD})
+    names = fields.List(fields.String(allow_none=True), required=True, metadata={"description": (
+        "the seats' display names in seat order, as the creation request gave them (the same for every reader); "
+        "null for every seat when it gave none")})
 
 
 class MatchCreated(Match):
+    class Meta:
+        exclude = ("legal_moves",)
+
     seats = fields.List(fields.Nested(SeatSecret), required=True, metadata={"description": "one secret per seat"})
 
 
@@ -139,11 +174,16 @@ class MatchVerdict(Schema):
     suggestions = fields.List(_move(), required=True, metadata={
         "description": SUGGESTIONS + ". Taken only from the moves this seat may make as it can know them (its "
                        "legal-moves): at a table game a value the table names is null, as table_fills says"})
+    legal_moves = fields.List(_move(), metadata={"description": LEGAL_MOVES_FIELD.replace(
+        "this seat", "the moving seat").replace("at this version", "at `version` (after this answer)")})
 
 
 class LogEntry(Schema):
     version = fields.Integer(required=True, metadata={"description": "the version this move produced"})
     player = fields.Integer(required=True, allow_none=True, metadata={"description": "the seat that moved"})
+    player_name = fields.String(required=True, allow_none=True, metadata={
+        "description": "the display name of the seat that moved (the match's `names`); null when the match has no "
+                       "names or the entry no player"})
     move = fields.Dict(required=True, metadata={"description": "the move; values hidden from this reader are null"})
     events = fields.List(fields.Nested(Event), required=True, metadata={
         "description": "what happened; values hidden from this reader are null"})
@@ -156,6 +196,8 @@ class MatchLog(Schema):
     game = fields.String(required=True)
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, allow_none=True)
+    names = fields.List(fields.String(allow_none=True), required=True, metadata={
+        "description": "the seats' display names in seat order (as the match shows them)"})
     entries = fields.List(fields.Nested(LogEntry), required=True, metadata={"description": "legal moves, in order"})
 
 
@@ -172,6 +214,18 @@ class SeatNumber(fields.Integer):
 class SeatQuery(Schema):
     seat = SeatNumber(validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
         "description": "show this seat's view (needs its secret); absent: a spectator's view"})
+
+
+INCLUDE_FIELD = ("`legal_moves`: the answer also carries the reader's legal moves (a seat's only: give `seat=N` "
+                 "with its secret); absent: it does not")
+
+
+class IncludeQuery(Schema):
+    include = fields.String(validate=validate.OneOf(("legal_moves",)), metadata={"description": INCLUDE_FIELD})
+
+
+class SeatIncludeQuery(SeatQuery, IncludeQuery):
+    """A seat's (or a spectator's) query that may ask for the seat's legal moves."""
 
 
 class SeatRequiredQuery(Schema):

@@ -33,6 +33,9 @@ class RecordEntry(Schema):
     version = fields.Integer(strict=True, required=True, metadata={"description": "the version this move made"})
     player = fields.Integer(strict=True, required=True, allow_none=True,
                             metadata={"description": "the seat that moved"})
+    player_name = fields.String(allow_none=True, metadata={
+        "description": "the display name of the seat that moved, as the log shows it; always in a record the referee "
+                       "writes, optional when verifying (not verified)"})
     at = fields.String(required=True, metadata={"description": "RFC 3339 time, UTC (not verified)"})
     move = fields.Dict(required=True, metadata={
         "description": "the move (`<Game>Move`); values hidden from this reader are null until complete"})
@@ -63,6 +66,9 @@ class Record(Schema):
     game = fields.String(required=True, metadata={"description": "game id"})
     rules_version = fields.String(required=True, metadata={"description": "the rules version that judged it"})
     players = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_PLAYERS))
+    names = fields.List(fields.String(allow_none=True), validate=validate.Length(max=MAX_PLAYERS), metadata={
+        "description": "the seats' display names in seat order, as the match shows them (null for a seat without "
+                       "one); always in a record the referee writes, optional when verifying (not verified)"})
     seat = fields.Integer(strict=True, required=True, allow_none=True, metadata={
         "description": "the reader it was read for (null: a spectator; not verified)"})
     version = fields.Integer(strict=True, required=True, validate=validate.Range(0),

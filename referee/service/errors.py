@@ -114,7 +114,7 @@ class StaleVersion(Refused):
 
 
 class KeyReused(Refused):
-    """An idempotency key already used with another body (422)."""
+    """An idempotency key already used with another request: another move or include (422)."""
 
     slug, title = "idempotency-key-reused", "Idempotency key reused"
 

@@ -25,7 +25,7 @@ from referee.engine.core import Game, Verdict
 from referee.json_text import dumps
 from referee.limits import MAX_MATCH_MOVES
 from referee.service import seeding, stateless
-from referee.service.errors import KeyReused, MatchFull, MatchNotFound, StaleVersion
+from referee.service.errors import InvalidRequest, KeyReused, MatchFull, MatchNotFound, StaleVersion
 from referee.service.seats import require_seat, secret_hash
 from referee.service.texts import Text, echo
 from referee.store import IdempotencyKey, Snapshot, Store
@@ -117,11 +117,16 @@ class Matches:
             require_seat(meta["seats"], seat, authorization)
         return snap, meta
 
-    def view(self, match_id: str, snap: Snapshot, meta: dict, seat: int | None) -> dict:
-        """:meth:`match_json` of a snapshot read (kept in the cache for the next move)."""
+    def view(self, match_id: str, snap: Snapshot, meta: dict, seat: int | None, legal_moves: bool = False) -> dict:
+        """:meth:`match_json` of a snapshot read (kept in the cache for the next move); with
+        ``legal_moves`` (a seat's view only) also ``legal_moves``: :meth:`seat_moves` at the
+        snapshot's version."""
         state = json.loads(snap.state)
         self.recent.put(match_id, snap.version, snap.head, meta, state, snap.state)
-        return match_json(match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
+        answer = match_json(match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
+        if legal_moves and seat is not None:
+            answer["legal_moves"] = listed_moves(seeding.game_of(meta), state, snap.version, seat)
+        return answer
 
     def log(self, match_id: str, snap: Snapshot, seat: int | None) -> tuple[int, list[dict]]:
         """``(version, entries)``: the log as ``seat`` may read it (each entry as :func:`render`
@@ -131,22 +136,28 @@ class Matches:
             raise not_found(match_id)
         records = [json.loads(text) for text in entries]
         revealed = information.revealed_keys(records)
-        shown = [render(record, seat, revealed) for record in records]
+        names = seat_names(json.loads(snap.meta))
+        shown = [with_player_name(render(record, seat, revealed), names) for record in records]
         return max(shown[-1]["version"] if shown else 0, snap.version), shown
 
     def seat_moves(self, snap: Snapshot, meta: dict, seat: int) -> list[dict]:
         """Every move ``seat`` may make now, as it may see them; none once the match holds
         MAX_MATCH_MOVES moves."""
-        if snap.version >= MAX_MATCH_MOVES:
-            return []
-        return seeding.game_of(meta).seat_moves(json.loads(snap.state), seat)
+        return listed_moves(seeding.game_of(meta), json.loads(snap.state), snap.version, seat)
+
+    def moves_event(self, snap: Snapshot, meta: dict, seat: int) -> dict:
+        """The data of an event stream's ``legal_moves`` event: ``{"version": snap.version,
+        "moves": <seat_moves at that version>}`` (empty when the seat is not to act)."""
+        return {"version": snap.version, "moves": self.seat_moves(snap, meta, seat)}
 
     # -- creating -----------------------------------------------------------------------------
 
-    def create(self, game: Game, players: int, seed: str | None, options: dict, joint_seeding: bool = False) -> dict:
+    def create(self, game: Game, players: int, seed: str | None, options: dict, joint_seeding: bool = False,
+               names: list[str] | None = None) -> dict:
         """A new match at version 0: the spectator's view and ``seats``, one secret per seat
         (given only here). With ``joint_seeding`` the cards are dealt once every seat has sent
-        a contribution (referee/engine/joint.py). Raises UnplayableOptions."""
+        a contribution (referee/engine/joint.py). ``names``: the seats' display names, one per
+        seat (already checked), kept in meta and shown to every reader. Raises UnplayableOptions."""
         self.observer.game(game.id)
         seed, seeded = seeding.draw(seed, joint_seeding)
         state = stateless.setup(game, {"players": players, "seed": seed, "options": options})["state"]
@@ -156,9 +167,12 @@ class Matches:
         seat_secrets = [secrets.token_urlsafe(24) for _ in range(players)]
         now = self.clock()
         # The seeding (the seed included) and the options as given deal the first state again for
-        # the match's record (referee/service/records.py); meta never changes and is never shown.
+        # the match's record (referee/service/records.py); meta never changes, and of it only the
+        # seats' names are shown as they are (to every reader).
         meta = {"game": game.id, "players": players, "seats": [secret_hash(s) for s in seat_secrets], "created": now,
                 "seeding": seeded, "options": options}
+        if names is not None:
+            meta["names"] = list(names)
         state_text = dumps(state)
         head = self.store.create(match_id, dumps(meta), state_text, now)
         # The creator's first move usually comes back to this worker (a kept-alive connection):
@@ -190,26 +204,31 @@ class Matches:
         return False
 
     def move(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
-             key: str | None, language: str) -> MoveAnswer:
+             key: str | None, language: str, legal_moves: bool = False) -> MoveAnswer:
         """Judge ``move`` by ``seat`` (already checked against the game's schema and the seat's
         secret) on ``held``; a legal move is committed as the next version (compare-and-set),
         an illegal one changes nothing. ``key``: the request's Idempotency-Key, which is the
-        seat's own (another seat's use of the same key does not concern it). Raises MatchFull,
-        StaleVersion, MatchNotFound, KeyReused.
+        seat's own (another seat's use of the same key does not concern it). With
+        ``legal_moves`` the body also holds ``legal_moves``: the seat's legal moves at the
+        answer's version, as :meth:`seat_moves` lists them (empty when the seat is not to act).
+        The choice is part of the request an idempotency key stands for: a replay answers the
+        first answer's body as it was, and a key reused with the other choice is KeyReused.
+        Raises MatchFull, StaleVersion, MatchNotFound, KeyReused.
 
         A snapshot from the cache may be behind the store: when the judgement or the commit
         shows it is, the move is judged once more on a fresh read."""
         own = IdempotencyKey(seat, key) if key is not None else None
-        fingerprint = _fingerprint(seat, move) if key is not None else ""
-        answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, own, fingerprint, language)
+        fingerprint = _fingerprint(seat, move, legal_moves) if key is not None else ""
+        answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, own, fingerprint, language,
+                                        legal_moves)
         if answer is None:
             fresh = self.held(match_id, frozenset())[0]
             answer = self._judge_and_commit(match_id, fresh, False, move, seat, condition, own, fingerprint,
-                                            language, last_try=True)
+                                            language, legal_moves, last_try=True)
         return answer
 
     def _judge_and_commit(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
-                          key: IdempotencyKey | None, fingerprint: str, language: str,
+                          key: IdempotencyKey | None, fingerprint: str, language: str, legal_moves: bool,
                           last_try: bool = False) -> MoveAnswer | None:
         """The answer to the move on ``held``; None when it must be judged again on a fresh read
         (never on the ``last_try``)."""
@@ -233,20 +252,25 @@ class Matches:
         if not verdict.legal:
             if cached and not last_try and not self.still_current(match_id, held):
                 return None
-            return self._refuse(match_id, game, state, move, verdict, seat, version, key, fingerprint, language)
+            return self._refuse(match_id, game, state, move, verdict, seat, version, key, fingerprint, language,
+                                legal_moves)
         return self._commit(match_id, game, held, state, move, verdict, seat, key, fingerprint, language,
-                            retry_allowed=not last_try, cached=cached)
+                            retry_allowed=not last_try, cached=cached, legal_moves=legal_moves)
 
     def _refuse(self, match_id: str, game: Game, state: dict, move: dict, verdict: Verdict, seat: int,
-                version: int, key: IdempotencyKey | None, fingerprint: str, language: str) -> MoveAnswer:
+                version: int, key: IdempotencyKey | None, fingerprint: str, language: str,
+                legal_moves: bool) -> MoveAnswer:
         """The answer to an illegal move (the match does not change), kept under ``key``; its
-        suggestions come from the seat's own moves as it may know them (``Game.seat_moves``)."""
+        suggestions come from the seat's own moves as it may know them (``Game.seat_moves``),
+        which it lists whole with ``legal_moves``."""
         self.observer.verdict(game.id, False)
         own = game.seat_moves(state, seat)
         answer = stateless.verdict_json(verdict, language, game, stateless.suggestions(game, move, own))
         answer["scores"] = game.visible_scores(state, seat, verdict.scores)
         answer["id"] = match_id
         answer["version"] = version
+        if legal_moves:
+            answer["legal_moves"] = own
         text = dumps(answer)
         if key is not None:
             earlier = self.store.remember(match_id, key, _record(fingerprint, version, text, language))
@@ -256,9 +280,10 @@ class Matches:
 
     def _commit(self, match_id: str, game: Game, held: Held, state: dict, move: dict, verdict: Verdict, seat: int,
                 key: IdempotencyKey | None, fingerprint: str, language: str, retry_allowed: bool,
-                cached: bool) -> MoveAnswer | None:
+                cached: bool, legal_moves: bool) -> MoveAnswer | None:
         """Write a legal move as the next version and answer it; None when the snapshot judged
-        on turns out not to be the stored one (and ``retry_allowed``)."""
+        on turns out not to be the stored one (and ``retry_allowed``). With ``legal_moves`` the
+        answer lists the mover's legal moves at the new version."""
         self.observer.verdict(game.id, True)
         version, new_version, now = held.version, held.version + 1, self.clock()
         entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
@@ -270,6 +295,8 @@ class Matches:
         answer["version"] = new_version
         answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
         answer["state"] = game.view(verdict.state, seat)
+        if legal_moves:
+            answer["legal_moves"] = listed_moves(game, verdict.state, new_version, seat)
         text = dumps(answer)
         stored = _record(fingerprint, new_version, text, language) if key is not None else None
         state_text = dumps(verdict.state)
@@ -289,18 +316,43 @@ class Matches:
         raise _stale(match_id, result.version, seat, frozenset((version,)), ())
 
 
+def check_names(names: list[str] | None, players: int) -> None:
+    """Raise InvalidRequest (422, pointer ``/names``) unless ``names`` (each already checked by
+    the request's schema) gives one name per seat, or is None."""
+    if names is not None and len(names) != players:
+        raise InvalidRequest(Text("`names` gives {given} name(s) for {players} players: give one name per seat, in "
+                                  "seat order, or leave `names` out.", given=len(names), players=players),
+                             [("/names", Text("must list {players} names, one per seat", players=players))])
+
+
+def seat_names(meta: dict) -> list[str | None]:
+    """The seats' display names in seat order, as the creation request gave them; None for
+    every seat of a match created without names. Public: the same for every reader."""
+    names = meta.get("names")
+    return list(names) if names is not None else [None] * meta["players"]
+
+
+def with_player_name(entry: dict, names: list[str | None]) -> dict:
+    """A rendered log entry with ``player_name``: the name of the seat that moved (None for an
+    entry without a player, or a match without names)."""
+    player = entry["player"]
+    entry["player_name"] = names[player] if isinstance(player, int) and 0 <= player < len(names) else None
+    return entry
+
+
 def match_json(match_id: str, meta: dict, version: int, state: dict, updated: float, expires: float,
                seat: int | None) -> dict:
     """The match as ``seat`` (None: a spectator) sees it: ``{"id", "game", "players", "version",
-    "seat", "state", "scores", "outcome", "seeding", "created_at", "updated_at", "expires_at"}``
-    (``seeding``: ``{"mode", "commitment"}``, referee/service/seeding.py)."""
+    "seat", "state", "scores", "outcome", "seeding", "created_at", "updated_at", "expires_at",
+    "names"}`` (``seeding``: ``{"mode", "commitment"}``, referee/service/seeding.py; ``names``:
+    :func:`seat_names`)."""
     game = seeding.game_of(meta)
     sheet, outcome = game.score(state)
     return {"id": match_id, "game": game.id, "players": meta["players"], "version": version, "seat": seat,
             "state": game.view(state, seat), "scores": game.visible_scores(state, seat, sheet),
             "outcome": outcome.to_json(), "seeding": seeding.public(meta.get("seeding")),
             "created_at": timestamp(meta["created"]),
-            "updated_at": timestamp(updated), "expires_at": timestamp(expires)}
+            "updated_at": timestamp(updated), "expires_at": timestamp(expires), "names": seat_names(meta)}
 
 
 def render(entry: dict, seat: int | None, revealed: frozenset[str]) -> dict:
@@ -316,8 +368,21 @@ def render(entry: dict, seat: int | None, revealed: frozenset[str]) -> dict:
             "move": move, "events": events, "redacted": redacted}
 
 
-def _fingerprint(seat: int, move: dict) -> str:
-    return hashlib.sha256(dumps({"seat": seat, "move": move}).encode("utf-8")).hexdigest()
+def _fingerprint(seat: int, move: dict, legal_moves: bool) -> str:
+    """The request an idempotency key stands for: the seat, its move and whether it asked for
+    its legal moves."""
+    request: dict[str, Any] = {"seat": seat, "move": move}
+    if legal_moves:
+        request["include"] = "legal_moves"
+    return hashlib.sha256(dumps(request).encode("utf-8")).hexdigest()
+
+
+def listed_moves(game: Game, state: dict, version: int, seat: int) -> list[dict]:
+    """Every move ``seat`` may make in ``state`` (the match at ``version``), as it may see
+    them (``Game.seat_moves``); none once the match holds MAX_MATCH_MOVES moves."""
+    if version >= MAX_MATCH_MOVES:
+        return []
+    return game.seat_moves(state, seat)
 
 
 def _record(fingerprint: str, version: int, body: str, language: str) -> str:
@@ -330,9 +395,10 @@ def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
     the key with another move."""
     record: dict[str, Any] = json.loads(stored)
     if record["fp"] != fingerprint:
-        raise KeyReused(Text("This Idempotency-Key was already used with another request body. Send a new key with "
-                             "a new move; a retry sends the same key with the same body."),
-                        [("/headers/Idempotency-Key", Text("already used with another body"))])
+        raise KeyReused(Text("This Idempotency-Key was already used with another request: another move, or the other "
+                             "include choice. Send a new key with a new request; a retry sends the same key with the "
+                             "same body and query."),
+                        [("/headers/Idempotency-Key", Text("already used with another request"))])
     # The stored body's language, not this request's (absent from records of older versions).
     return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True)
 

@@ -16,7 +16,7 @@ import json
 from referee.engine import information
 from referee.service import seeding
 from referee.service.errors import NoRecord
-from referee.service.matches import not_found, render, timestamp
+from referee.service.matches import not_found, render, seat_names, timestamp, with_player_name
 from referee.service.texts import Text
 from referee.store import Snapshot, Store
 
@@ -25,8 +25,8 @@ FORMAT = "referee-record/1"
 
 def record(store: Store, match_id: str, snap: Snapshot, meta: dict, seat: int | None) -> dict:
     """The record of the match read as ``snap`` for ``seat`` (None: a spectator):
-    ``{"format", "id", "game", "rules_version", "players", "seat", "version", "complete",
-    "options", "seeding", "start", "moves", "final"}`` (docs/records.md). Raises MatchNotFound
+    ``{"format", "id", "game", "rules_version", "players", "names", "seat", "version",
+    "complete", "options", "seeding", "start", "moves", "final"}`` (docs/records.md). Raises MatchNotFound
     when the match expired since ``snap`` was read, NoRecord for a match that kept no seed."""
     if "seed" not in (meta.get("seeding") or {}):
         raise NoRecord(Text("This match kept no record: the version of the service that created it kept none. "
@@ -60,8 +60,11 @@ def build(match_id: str, meta: dict, state: dict, version: int, logged: list[dic
         options = None if first is None else first["options"]
         revealed = information.revealed_keys(logged)
         moves = [render(entry, seat, revealed) for entry in logged]
+    names = seat_names(meta)
+    moves = [with_player_name(entry, names) for entry in moves]
     return {"format": FORMAT, "id": match_id, "game": game.id, "rules_version": game.rules_version,
-            "players": meta["players"], "seat": seat, "version": version, "complete": outcome.finished,
+            "players": meta["players"], "names": names, "seat": seat, "version": version,
+            "complete": outcome.finished,
             "options": options, "seeding": shown, "start": first, "moves": moves,
             "final": {"state": last, "scores": game.visible_scores(state, seat, sheet),
                       "outcome": outcome.to_json()}}

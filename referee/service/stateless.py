@@ -181,14 +181,33 @@ def view(game: Game, body: dict) -> dict:
 
 
 def game_detail(game: Game, language: str) -> dict:
-    """The ``GET /v1/games/{game}`` answer: the entry, the default catalogue and every violation
-    code with its message template and rulebook section in ``language``."""
+    """The ``GET /v1/games/{game}`` answer: the entry, the default catalogue, every card as
+    printed (:func:`printed_cards`) and every violation code with its message template and
+    rulebook section, in ``language``."""
     info = game_info(game)
     info["catalogue"] = game.catalogue()
+    info["cards"] = printed_cards(game, language)
     info["violations"] = [{"code": code, "message": translate(message, language, game.id),
                            "rule": translate(rule, language, game.id)}
                           for code, (message, rule) in sorted(game.messages.items())]
     return info
+
+
+def card_name(game: Game, card: str, language: str) -> str:
+    """The name printed on ``card`` (a card id or kind of ``game``'s ``printed_cards``) in
+    ``language``, from the game's catalog: ``"Capture 4"``, ``"キャプチャー 4"``. KeyError for a
+    card the game does not list."""
+    printed = game.printed_cards()[card]
+    params = {name: translate(value, language, game.id) if isinstance(value, str) else value
+              for name, value in printed.params.items()}
+    return translate(printed.name, language, game.id).format(**params)
+
+
+def printed_cards(game: Game, language: str) -> dict:
+    """``{card: {"name", ...facts}}``: every card ``game`` can deal, and every kind unseen
+    hands name, as printed (``Game.printed_cards``), its name in ``language``."""
+    return {card: {"name": card_name(game, card, language), **printed.facts}
+            for card, printed in game.printed_cards().items()}
 
 
 def game_info(game: Game) -> dict:

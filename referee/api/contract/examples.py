@@ -16,10 +16,11 @@ from typing import Any
 from referee.engine import information
 from referee.games import GAMES
 from referee.service import records, stateless, verify
-from referee.service.matches import match_json, timestamp
+from referee.service.matches import match_json, timestamp, with_player_name
 
 SEED = "example"
 PLAYERS = 2
+NAMES = ("Ana", "健太")   # the seats' display names of the example match
 LANGUAGE = "en"
 SHOWN_MOVES = 3  # a legal-moves example lists the first moves only
 # Values a real match makes at random or from the clock, in their real shapes.
@@ -140,7 +141,8 @@ def _match_run() -> dict:
     game = GAMES[MATCH_GAME]
     run = _game_run(MATCH_GAME)
     meta = {"game": MATCH_GAME, "players": PLAYERS, "created": CREATED,
-            "seeding": {"mode": "creator", "salt": None, "commitment": None, "seed": SEED}, "options": {}}
+            "seeding": {"mode": "creator", "salt": None, "commitment": None, "seed": SEED}, "options": {},
+            "names": list(NAMES)}
     created = match_json(MATCH_ID, meta, 0, run["state"], CREATED, CREATED + TTL, None)
     created["seats"] = [{"seat": seat, "secret": secret} for seat, secret in enumerate(SEAT_SECRETS)]
     after = run["verdict"]["state"]
@@ -152,11 +154,12 @@ def _match_run() -> dict:
              "events": run["verdict"]["events"], "redacted": False}
     stored = {**entry, "at": MOVED, **information.disclose(game.disclosure, run["state"], run["move"],
                                                              run["verdict"]["events"])}
-    return {"create": {"game": MATCH_GAME, "players": PLAYERS}, "seeded": {"game": MATCH_GAME, "players": PLAYERS,
-                                                                          "seed": SEED}, "created": created,
+    return {"create": {"game": MATCH_GAME, "players": PLAYERS},
+            "seeded": {"game": MATCH_GAME, "players": PLAYERS, "seed": SEED, "names": list(NAMES)}, "created": created,
             "meta": meta, "after": after, "stored": stored,
             "seat_view": seat_view, "moves": moves, "move": run["move"], "verdict": verdict,
-            "log": {"id": MATCH_ID, "game": MATCH_GAME, "version": 1, "seat": None, "entries": [entry]}}
+            "log": {"id": MATCH_ID, "game": MATCH_GAME, "version": 1, "seat": None, "names": list(NAMES),
+                    "entries": [with_player_name(dict(entry), list(NAMES))]}}
 
 
 def match_operation(operation: str) -> tuple[dict | None, dict]:
@@ -169,7 +172,8 @@ def match_operation(operation: str) -> tuple[dict | None, dict]:
         requests = named("create", f"{title}, {PLAYERS} players: the referee draws the seed and never shows it",
                          run["create"])
         requests.update(named("seeded", f"the same with a chosen seed ({SEED!r}): whoever knows it can deal the "
-                                        "same game and see every card, so only for one who deals and does not play",
+                                        "same game and see every card, so only for one who deals and does not play; "
+                                        "with the seats' names",
                               run["seeded"]))
         return requests, named("created", f"version 0, the spectator's view and one secret per seat (the deal of "
                                           f"seed {SEED!r})", run["created"])

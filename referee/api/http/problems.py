@@ -65,7 +65,7 @@ PROBLEM_TYPES = {
     "unreadable-file": "Command line: a file named as input cannot be read (missing, or no permission).",
     "malformed-header": "A header's value does not follow its syntax (If-Match: entity tags in double quotes, "
                         "as ETag gives them).",
-    "idempotency-key-reused": "This Idempotency-Key was already used with another body.",
+    "idempotency-key-reused": "This Idempotency-Key was already used with another request.",
     "limit-exceeded": "The request asks for more work or a larger answer than the service's limits allow "
                       "(docs/matches.md, Limits); the detail names the limit.",
     "store-unavailable": "The match store does not answer; retry after Retry-After seconds. Stateless endpoints "

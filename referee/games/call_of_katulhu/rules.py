@@ -48,8 +48,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.core import Game, Move, Outcome, State
-from referee.games.call_of_katulhu import deal, gameplay, scoring, state_check, view
+from referee.engine.core import Game, Move, Outcome, Printed, State
+from referee.games.call_of_katulhu import deal, gameplay, printed, scoring, state_check, view
 from referee.games.call_of_katulhu.deal import CHANCE_MODES, GAME_ID, SCHEMA_VERSION
 from referee.games.call_of_katulhu.gameplay import PHASES
 from referee.games.call_of_katulhu.messages import MESSAGES
@@ -77,6 +77,10 @@ class CallOfKatulhu(Game):
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
         """The catalogue in use for ``options`` (deal.py). Raises InvalidOptions."""
         return deal.describe_catalogue(options)
+
+    def printed_cards(self) -> Mapping[str, Printed]:
+        """Every card the game can deal, as printed (printed.py)."""
+        return printed.printed_cards()
 
     def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
         """Rulebook, Setup: the first state of a game (deal.py). Raises InvalidOptions."""

@@ -77,8 +77,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.core import Game, Outcome, State
-from referee.games.catatac import deal, end, legal, play, stash, state_check, turns
+from referee.engine.core import Game, Outcome, Printed, State
+from referee.games.catatac import deal, end, legal, play, printed, stash, state_check, turns
 from referee.games.catatac import view as views
 from referee.games.catatac.messages import MESSAGES, illegal
 from referee.games.catatac.state import CHANCE_MODES, GAME_ID, HANDS_MODES, ORDERS, PAIR_ACTIONS, PHASES, is_unseen
@@ -109,6 +109,10 @@ class Catatac(Game):
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
         """The cards in use for ``options``; see deal.catalogue."""
         return deal.catalogue(options)
+
+    def printed_cards(self) -> Mapping[str, Printed]:
+        """Every card the game can deal, as printed (printed.py)."""
+        return printed.printed_cards()
 
     def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
         """Rulebook, Setup: the first state; see deal.setup. Raises InvalidOptions."""

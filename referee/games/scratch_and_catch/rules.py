@@ -42,8 +42,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.core import Game, Move, Outcome, State
-from referee.games.scratch_and_catch import deal, end, state_check, turn, view
+from referee.engine.core import Game, Move, Outcome, Printed, State
+from referee.games.scratch_and_catch import deal, end, printed, state_check, turn, view
 from referee.games.scratch_and_catch.deal import CHANCE_MODES, GAME_ID, HANDS_MODES, SCHEMA_VERSION
 from referee.games.scratch_and_catch.messages import MESSAGES
 
@@ -70,6 +70,10 @@ class ScratchAndCatch(Game):
     def catalogue(self, options: Mapping[str, Any] | None = None) -> dict:
         """The deck in use for ``options`` (deal.py: Components and Setup). Raises InvalidOptions."""
         return deal.describe_catalogue(options)
+
+    def printed_cards(self) -> Mapping[str, Printed]:
+        """Every card the game can deal, as printed (printed.py)."""
+        return printed.printed_cards()
 
     def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
         """Rulebook, Setup: the first state of a game of ``players`` (deal.py). Raises InvalidOptions."""
