@@ -65,3 +65,14 @@ def test_every_page_label_is_written_in_english_and_japanese():
         table = script[script.index(f"  const {name} = {{"):]
         table = table[:table.index("\n  };")]
         assert table.count(" en: ") == table.count(" ja: ") > 0, name
+
+
+def test_every_rulebook_section_a_verdict_cites_has_a_reminder_on_the_page():
+    from referee.games import GAMES
+
+    script = (TABLE_DIR / "words.js").read_text(encoding="utf-8")
+    sections = script[script.index("  const SECTIONS = {"):]
+    sections = sections[:sections.index("\n  };")]
+    written = {heading.replace('\\"', '"') for heading in re.findall(r'^    "((?:[^"\\]|\\.)+)": \{', sections, re.M)}
+    cited = {rule for game in GAMES.values() for _, rule in game.messages.values()}
+    assert cited and cited <= written
