@@ -13,6 +13,8 @@ import json
 import urllib.request
 from urllib.parse import urlsplit
 
+from tests.browser.players import check_screen
+
 PHONE = {"width": 390, "height": 844}
 SEED = "table-page"
 TIMEOUT_MS = 10_000
@@ -74,10 +76,13 @@ REACHED = """([version, verdict]) => {
 
 
 def join(page, match_id: str, secret: str, seat: int | None = None) -> None:
-    """Join a match on the page with its id and a seat's secret (and the seat, when not 0)."""
+    """Join a match on the page with its id and a seat's secret (and the seat, when not 0),
+    typed in as a player without a QR code does (seats are numbered from 1 on the page)."""
+    if page.get_attribute("#join-typed", "open") is None:
+        page.click("#join-typed summary")
     page.fill("#join-match", match_id)
     if seat is not None:
-        page.fill("#join-seat", str(seat))
+        page.fill("#join-seat", str(seat + 1))
     page.fill("#join-secret", secret)
     page.click("#join-form button[type=submit]")
 
@@ -121,11 +126,17 @@ def play_listed(pages, version: int, keyboard: bool = False):
 
 
 def post_custom(page, move: dict) -> None:
-    if page.get_attribute("#custom", "open") is None:
-        page.click("#custom summary")
+    if page.get_attribute("#advanced", "open") is None:
+        page.click("#advanced summary")
     page.fill("#custom-text", json.dumps(move))
     page.click("#custom-send")
     page.wait_for_selector("#verdict[data-legal='false']")
+
+
+def printed(card: str) -> str:
+    """A Scratch & Catch card id as the card is printed: C7-4 is "Cat 7", S3-1 "Scratch 3"."""
+    kind, number = card[0], card[1:].split("-")[0]
+    return f"{'Cat' if kind == 'C' else 'Scratch'} {number}"
 
 
 def server_match(service_url: str, match_id: str) -> dict:
@@ -140,12 +151,13 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         # Seat 0 creates the match on a phone.
         a.select_option("#create-game", "scratch-and-catch")
         a.select_option("#create-players", "2")
-        a.select_option("#option-chance", "seeded")
+        a.check("#option-chance-seeded")
+        a.click("#create-advanced summary")
         a.fill("#create-seed", SEED)
         a.click("#create-form button[type=submit]")
         a.wait_for_selector("#created-seats li[data-seat='1']")
         match_id = a.text_content("#created-id")
-        secrets = [a.text_content(f"#created-seats li[data-seat='{seat}'] code") for seat in (0, 1)]
+        secrets = [a.text_content(f"#created-secrets li:nth-child({seat + 1}) code") for seat in (0, 1)]
         a.click("button.sit[data-seat='0']")
 
         # Seat 1 joins on another device with the match id and its secret.
@@ -163,8 +175,8 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         # A move out of turn (Game Progress: players take turns) is refused with its reason.
         post_custom(b, {"type": "play", "player": 1, "source": "pile"})
         violation = b.locator("#verdict li[data-code='NOT_YOUR_TURN']")
-        assert violation.locator(".message").text_content() == "It is player 0's turn, not player 1's."
-        assert violation.locator(".rule").text_content() == "Rulebook: Game Progress"
+        assert violation.locator(".message").text_content() == "It is Seat 1's turn, not Seat 2's."
+        assert violation.locator(".rule-name").text_content() == "Rulebook, Game Progress"
         assert b.get_attribute("#match", "data-version") == "0"
         assert a.locator("#log li[data-version]").count() == 0
 
@@ -184,15 +196,14 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         assert acting(pages, version) is b
         post_custom(a, {"type": "play", "player": 0, "source": "pile"})
         violation = a.locator("#verdict li[data-code='NOT_YOUR_TURN']")
-        assert violation.locator(".message").text_content() == ("今はプレイヤー1の手番です。"
-                                                                "プレイヤー0の手番ではありません。")
-        assert violation.locator(".rule").text_content() == "ルールブック：ゲームの進行"
+        assert violation.locator(".message").text_content() == "今は席2の手番です。席1の手番ではありません。"
+        assert violation.locator(".rule-name").text_content() == "ルールブック「ゲームの進行」"
         for _ in range(2):
             mover, _ = play_listed(pages, version)
             assert mover is b
-            assert mover.text_content("#verdict h2") == "合法な手"
+            assert mover.text_content("#verdict h2") == "完了"
             version += 1
-        assert a.text_content(f"#log li[data-version='{version}']").startswith(f"#{version} プレイヤー1：")
+        assert a.text_content(f"#log li[data-version='{version}'] .entry").startswith("席2：")
         for page in pages:
             page.click("button[data-lang='en']")
             assert page.text_content("#moves-heading") == "Your moves"
@@ -290,21 +301,32 @@ def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(ser
     try:
         join(page, match_id, secret)
         reached(page, 0)
-        pile_move = page.locator("#moves button.move", has_text="from the draw pile")
+        pile_move = page.locator("#moves button.move", has_text="draw pile")
 
         def play_from_pile(card: str) -> None:
             pile_move.click()
-            page.fill("#picker input[data-field='card']", card)
+            page.select_option("#picker select[data-field='card']", card)
             page.click("#picker button.primary")
 
         play_from_pile("")
         page.wait_for_selector("#verdict li[data-code='CARD_REQUIRED']")
-        play_from_pile(hand[0])   # a card in the player's own hand cannot be in the draw pile
-        page.wait_for_selector(f"#verdict li[data-code='CARD_NOT_IN_PILE']:has-text('{hand[0]}')")
+        # A card in the player's own hand cannot be in the draw pile; the refusal names the
+        # card as printed (Cat 7), not by its id.
+        post_custom(page, {"type": "play", "player": 0, "source": "pile", "card": hand[0]})
+        message = page.text_content("#verdict li[data-code='CARD_NOT_IN_PILE'] .message")
+        assert printed(hand[0]) in message and hand[0] not in message
         assert page.get_attribute("#match", "data-version") == "0"
+        # The choices are one per printed name, each a card not yet seen face up.
+        assert page.locator("#picker").count() == 0
+        pile_move.click()
+        labels = page.locator("#picker select option").all_inner_texts()
+        assert len(labels) == len(set(labels)) and printed(unseen) in labels
+        check_screen(page, [], "which card was taken from the draw pile")
+        page.click("#picker button:not(.primary)")
         play_from_pile(unseen)
         reached(page, 1, verdict=True)
-        assert page.locator("#line .card", has_text=unseen).count() == 1
+        line = server_match(service_url, match_id)["state"]["line"]
+        assert any(unseen in pile["cards"] for pile in line)
         assert watch.errors == []
     finally:
         context.close()
@@ -363,14 +385,14 @@ def test_at_a_catatac_table_a_play_is_sent_at_once_and_the_refill_card_is_asked(
         reached(page, 1, verdict=True)
         assert page.locator("#picker").count() == 0
         draw = page.locator("#moves button.move")
-        assert draw.count() == 1 and "?" in draw.inner_text()
+        assert draw.count() == 1 and "(waiting for the table)" in draw.inner_text()
         draw.click()
-        assert page.locator("#picker input[data-field]").evaluate_all(
+        assert page.locator("#picker [data-field]").evaluate_all(
             "inputs => inputs.map(i => i.dataset.field)") == ["card"]
-        # The suggestions for a drawn card are paw cards, never points cards (green, blue...).
-        page.wait_for_function("document.querySelectorAll('#picker datalist option').length > 50")
-        offered = set(page.locator("#picker datalist option").evaluate_all("options => options.map(o => o.value)"))
-        assert {"P1-1", "capture-4", "joker-1"} <= offered and not {"green", "blue", "multicolour"} & offered
+        # The choices for a drawn card are paw cards as printed, never points cards.
+        offered = set(page.locator("#picker select option").all_inner_texts())
+        assert {"Paw 1", "Capture 4", "Joker"} <= offered
+        assert not [label for label in offered if "points card" in label]
         assert watch.errors == []
     finally:
         context.close()

@@ -31,3 +31,18 @@ def test_runtime_imports_are_declared_dependencies():
         if not owners & runtime:
             missing[module] = sorted(owners)
     assert missing == {}, f"imported by referee/ but not in [project].dependencies: {missing}"
+
+
+def test_every_file_of_the_table_page_is_package_data():
+    # setuptools installs package data by these globs (relative to the package): a file the
+    # page loads (its vendored QR code library included) must match one, or an installed
+    # service answers 404 for it.
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    globs = setuptools["package-data"]["referee"]
+    package = ROOT / "referee"
+    shipped = {path for pattern in globs for path in package.glob(pattern) if path.is_file()}
+    files = {path for path in (package / "table").rglob("*") if path.is_file()}
+    assert (package / "table" / "vendor" / "qrcode.js") in files
+    assert files - shipped == set()
