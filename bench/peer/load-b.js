@@ -117,7 +117,12 @@ function playLive() {
     const seats = [];
     let id = null;
     // A match that stops moving (a lost event would be a bug of the server) is given up.
-    const stalled = setTimeout(() => { counters.stalled++; finish(new Error('stalled')); }, 10e3);
+    let moved = false;
+    const stalled = setTimeout(() => {
+      counters.stalled++;
+      if (!moved) complain(`no legal moves came in 10 s for match ${id} (does the server take include=legal_moves?)`);
+      finish(new Error('stalled'));
+    }, 10e3);
 
     // Act on `moves` at `version` if they are the first non-empty moves newer than the last act.
     const offer = (seat, version, moves) => {
@@ -133,6 +138,7 @@ function playLive() {
             return;
           }
           counters.moves++;
+          moved = true;
           if (v.state.finished || v.outcome.finished) { counters.games++; return finish(); }
           offer(seat, v.version, v.legal_moves);
         }, finish);
@@ -161,6 +167,7 @@ function playLive() {
           if (!done) counters.games++;
           return finish();
         } else if (e.event === 'gone' || e.event === 'unavailable') {
+          complain(`stream: ${e.event}`);
           return finish(new Error(`stream: ${e.event}`));
         }
         if (done) return;

@@ -96,7 +96,7 @@ run_referee() {  # $1: run name, $2: memory|redis, $3: documented|live, $4: labe
     --out "$RESULTS" >"$OUT/$1.load.log" 2>&1
   stop_pid "$SERVER_PID"; SERVER_PID=
   brief "$OUT/$1.load.log"
-  grep -h "^[A-Z]* /v1\|illegal\|stream:" "$OUT/$1.load.log" | head -2
+  grep -h "^GET \|^POST \|^illegal \|^stream\|^no legal" "$OUT/$1.load.log" | head -2
   grep -i "error\|warn" "$OUT/$1.server.log" | grep -v "Booting\|Listening\|Starting" | head -2
 }
 

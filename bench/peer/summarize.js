@@ -9,7 +9,7 @@ const rows = fs.readFileSync(process.argv[2], 'utf8').trim().split('\n').filter(
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const groups = new Map();
 for (const r of rows) { if (!groups.has(r.label)) groups.set(r.label, []); groups.get(r.label).push(r); }
-const fmt = (x, d = 0) => Number(x).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const fmt = (x, d = 0) => (!Number.isFinite(Number(x)) ? '-' : Number(x).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }));
 const med = {};
 console.log('| configuration | moves/s per run | median moves/s | requests/move | server CPU us/move per run | median us/move | redis-server CPU us/move | load gen CPU % | rest of machine (cores) |');
 console.log('|---|---|---|---|---|---|---|---|---|');
