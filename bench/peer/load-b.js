@@ -116,13 +116,18 @@ function playLive() {
     };
     const seats = [];
     let id = null;
-    // A match that stops moving (a lost event would be a bug of the server) is given up.
+    // A match with no move for 10 s (a lost event would be a bug of the server) is given up.
     let moved = false;
-    const stalled = setTimeout(() => {
-      counters.stalled++;
-      if (!moved) complain(`no legal moves came in 10 s for match ${id} (does the server take include=legal_moves?)`);
-      finish(new Error('stalled'));
-    }, 10e3);
+    let stalled = null;
+    const arm = () => {
+      clearTimeout(stalled);
+      stalled = setTimeout(() => {
+        counters.stalled++;
+        if (!moved) complain(`no legal moves came in 10 s for match ${id} (does the server take include=legal_moves?)`);
+        finish(new Error('stalled'));
+      }, 10e3);
+    };
+    arm();
 
     // Act on `moves` at `version` if they are the first non-empty moves newer than the last act.
     const offer = (seat, version, moves) => {
@@ -139,6 +144,7 @@ function playLive() {
           }
           counters.moves++;
           moved = true;
+          arm();
           if (v.state.finished || v.outcome.finished) { counters.games++; return finish(); }
           offer(seat, v.version, v.legal_moves);
         }, finish);
