@@ -26,8 +26,9 @@ characters, a Scratch & Catch deck of at most 99 copies of each card.
   0.6 s of CPU to read and refuse.
 - ``MAX_IDEMPOTENCY_KEYS``: idempotency keys one seat of a match remembers, its newest;
   storing one more forgets that seat's oldest. Each key keeps a whole answer (a view of the
-  state: up to about 30 KB with a large Call of Katulhu catalogue), and keys on illegal moves
-  cost no move, so unbounded they let one match hold hundreds of megabytes of Redis for its
+  state: up to about 30 KB with a large Call of Katulhu catalogue) and the mover's legal moves
+  (a Call of Katulhu listing: about 13 KB on average in random play, up to about 25 KB), and
+  keys on illegal moves cost no move, so unbounded they let one match hold hundreds of megabytes of Redis for its
   TTL. The bound is the seat's own so that no seat's keys push out another's (which would
   also let a seat count its opponents' keyed requests). A retry follows its request within
   seconds, long before 50 other keyed requests of that seat.

@@ -88,6 +88,12 @@ class MatchSeeding(Schema):
                        "referee drew the seed"})
 
 
+LEGAL_MOVES_FIELD = ("only with `?include=legal_moves`: every move this seat may make at this version, as GET "
+                     "/v1/matches/{id}/legal-moves?seat=N lists them at that version (the game's `<Game>Move` "
+                     "schema, with the fields that listing adds, such as `table_fills`); empty when the seat is not "
+                     "to act")
+
+
 class Match(Schema):
     id = fields.String(required=True, metadata={"description": "random, URL-safe"})
     game = fields.String(required=True)
@@ -110,9 +116,13 @@ class Match(Schema):
     updated_at = fields.String(required=True, metadata={"description": "RFC 3339 time of the last legal move, UTC"})
     expires_at = fields.String(required=True, metadata={
         "description": "RFC 3339 time when the match is forgotten unless a legal move renews it"})
+    legal_moves = fields.List(_move(), metadata={"description": LEGAL_MOVES_FIELD})
 
 
 class MatchCreated(Match):
+    class Meta:
+        exclude = ("legal_moves",)
+
     seats = fields.List(fields.Nested(SeatSecret), required=True, metadata={"description": "one secret per seat"})
 
 
@@ -139,6 +149,8 @@ class MatchVerdict(Schema):
     suggestions = fields.List(_move(), required=True, metadata={
         "description": SUGGESTIONS + ". Taken only from the moves this seat may make as it can know them (its "
                        "legal-moves): at a table game a value the table names is null, as table_fills says"})
+    legal_moves = fields.List(_move(), metadata={"description": LEGAL_MOVES_FIELD.replace(
+        "this seat", "the moving seat").replace("at this version", "at `version` (after this answer)")})
 
 
 class LogEntry(Schema):
@@ -172,6 +184,18 @@ class SeatNumber(fields.Integer):
 class SeatQuery(Schema):
     seat = SeatNumber(validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
         "description": "show this seat's view (needs its secret); absent: a spectator's view"})
+
+
+INCLUDE_FIELD = ("`legal_moves`: the answer also carries the reader's legal moves (a seat's only: give `seat=N` "
+                 "with its secret); absent: it does not")
+
+
+class IncludeQuery(Schema):
+    include = fields.String(validate=validate.OneOf(("legal_moves",)), metadata={"description": INCLUDE_FIELD})
+
+
+class SeatIncludeQuery(SeatQuery, IncludeQuery):
+    """A seat's (or a spectator's) query that may ask for the seat's legal moves."""
 
 
 class SeatRequiredQuery(Schema):

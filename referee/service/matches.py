@@ -69,12 +69,14 @@ class IfMatch:
 @dataclass(frozen=True)
 class MoveAnswer:
     """The answer to a move: ``body`` (canonical JSON text of the verdict) at ``version`` in
-    ``language``; ``replayed`` when it is the answer stored under the idempotency key."""
+    ``language``; ``replayed`` when it is the answer stored under the idempotency key.
+    ``moves``: the mover's legal moves at ``version`` (None: an answer kept without them)."""
 
     body: str
     version: int
     language: str | None
     replayed: bool = False
+    moves: list[dict] | None = None
 
 
 class Observer:
@@ -117,11 +119,16 @@ class Matches:
             require_seat(meta["seats"], seat, authorization)
         return snap, meta
 
-    def view(self, match_id: str, snap: Snapshot, meta: dict, seat: int | None) -> dict:
-        """:meth:`match_json` of a snapshot read (kept in the cache for the next move)."""
+    def view(self, match_id: str, snap: Snapshot, meta: dict, seat: int | None, legal_moves: bool = False) -> dict:
+        """:meth:`match_json` of a snapshot read (kept in the cache for the next move); with
+        ``legal_moves`` (a seat's view only) also ``legal_moves``: :meth:`seat_moves` at the
+        snapshot's version."""
         state = json.loads(snap.state)
         self.recent.put(match_id, snap.version, snap.head, meta, state, snap.state)
-        return match_json(match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
+        answer = match_json(match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
+        if legal_moves and seat is not None:
+            answer["legal_moves"] = listed_moves(seeding.game_of(meta), state, snap.version, seat)
+        return answer
 
     def log(self, match_id: str, snap: Snapshot, seat: int | None) -> tuple[int, list[dict]]:
         """``(version, entries)``: the log as ``seat`` may read it (each entry as :func:`render`
@@ -137,9 +144,12 @@ class Matches:
     def seat_moves(self, snap: Snapshot, meta: dict, seat: int) -> list[dict]:
         """Every move ``seat`` may make now, as it may see them; none once the match holds
         MAX_MATCH_MOVES moves."""
-        if snap.version >= MAX_MATCH_MOVES:
-            return []
-        return seeding.game_of(meta).seat_moves(json.loads(snap.state), seat)
+        return listed_moves(seeding.game_of(meta), json.loads(snap.state), snap.version, seat)
+
+    def moves_event(self, snap: Snapshot, meta: dict, seat: int) -> dict:
+        """The data of an event stream's ``legal_moves`` event: ``{"version": snap.version,
+        "moves": <seat_moves at that version>}`` (empty when the seat is not to act)."""
+        return {"version": snap.version, "moves": self.seat_moves(snap, meta, seat)}
 
     # -- creating -----------------------------------------------------------------------------
 
@@ -190,26 +200,43 @@ class Matches:
         return False
 
     def move(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
-             key: str | None, language: str) -> MoveAnswer:
+             key: str | None, language: str, legal_moves: bool = False) -> MoveAnswer:
         """Judge ``move`` by ``seat`` (already checked against the game's schema and the seat's
         secret) on ``held``; a legal move is committed as the next version (compare-and-set),
         an illegal one changes nothing. ``key``: the request's Idempotency-Key, which is the
-        seat's own (another seat's use of the same key does not concern it). Raises MatchFull,
+        seat's own (another seat's use of the same key does not concern it). With
+        ``legal_moves`` the body also holds ``legal_moves``: the seat's legal moves at the
+        answer's version, as :meth:`seat_moves` lists them (empty when the seat is not to act).
+        An answer kept under a key keeps them too, so a replay answers the moves the first
+        answer had, whether or not that request asked for them. Raises MatchFull,
         StaleVersion, MatchNotFound, KeyReused.
 
         A snapshot from the cache may be behind the store: when the judgement or the commit
         shows it is, the move is judged once more on a fresh read."""
         own = IdempotencyKey(seat, key) if key is not None else None
         fingerprint = _fingerprint(seat, move) if key is not None else ""
-        answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, own, fingerprint, language)
+        answer = self._judge_and_commit(match_id, held, cached, move, seat, condition, own, fingerprint, language,
+                                        legal_moves)
         if answer is None:
             fresh = self.held(match_id, frozenset())[0]
             answer = self._judge_and_commit(match_id, fresh, False, move, seat, condition, own, fingerprint,
-                                            language, last_try=True)
-        return answer
+                                            language, legal_moves, last_try=True)
+        return self._with_moves(match_id, answer, seat) if legal_moves else answer
+
+    def _with_moves(self, match_id: str, answer: MoveAnswer, seat: int) -> MoveAnswer:
+        """``answer`` with ``legal_moves`` in its body. An answer kept without them (by a
+        service that did not keep them) gets the seat's moves of the stored snapshot when that
+        is at the answer's version, else none."""
+        moves = answer.moves
+        if moves is None:
+            snap = self.snapshot(match_id)
+            moves = self.seat_moves(snap, json.loads(snap.meta), seat) if snap.version == answer.version else []
+        body = json.loads(answer.body)
+        body["legal_moves"] = moves
+        return MoveAnswer(dumps(body), answer.version, answer.language, answer.replayed, moves)
 
     def _judge_and_commit(self, match_id: str, held: Held, cached: bool, move: dict, seat: int, condition: IfMatch,
-                          key: IdempotencyKey | None, fingerprint: str, language: str,
+                          key: IdempotencyKey | None, fingerprint: str, language: str, legal_moves: bool,
                           last_try: bool = False) -> MoveAnswer | None:
         """The answer to the move on ``held``; None when it must be judged again on a fresh read
         (never on the ``last_try``)."""
@@ -235,7 +262,7 @@ class Matches:
                 return None
             return self._refuse(match_id, game, state, move, verdict, seat, version, key, fingerprint, language)
         return self._commit(match_id, game, held, state, move, verdict, seat, key, fingerprint, language,
-                            retry_allowed=not last_try, cached=cached)
+                            retry_allowed=not last_try, cached=cached, legal_moves=legal_moves)
 
     def _refuse(self, match_id: str, game: Game, state: dict, move: dict, verdict: Verdict, seat: int,
                 version: int, key: IdempotencyKey | None, fingerprint: str, language: str) -> MoveAnswer:
@@ -249,16 +276,17 @@ class Matches:
         answer["version"] = version
         text = dumps(answer)
         if key is not None:
-            earlier = self.store.remember(match_id, key, _record(fingerprint, version, text, language))
+            earlier = self.store.remember(match_id, key, _record(fingerprint, version, text, language, own))
             if earlier is not None:
                 return _replayed(earlier, fingerprint)
-        return MoveAnswer(text, version, language)
+        return MoveAnswer(text, version, language, moves=own)
 
     def _commit(self, match_id: str, game: Game, held: Held, state: dict, move: dict, verdict: Verdict, seat: int,
                 key: IdempotencyKey | None, fingerprint: str, language: str, retry_allowed: bool,
-                cached: bool) -> MoveAnswer | None:
+                cached: bool, legal_moves: bool) -> MoveAnswer | None:
         """Write a legal move as the next version and answer it; None when the snapshot judged
-        on turns out not to be the stored one (and ``retry_allowed``)."""
+        on turns out not to be the stored one (and ``retry_allowed``). The mover's next legal
+        moves are listed when asked for or kept under ``key``."""
         self.observer.verdict(game.id, True)
         version, new_version, now = held.version, held.version + 1, self.clock()
         entry: dict = {"version": new_version, "player": seat, "move": move, "events": verdict.events, "at": now,
@@ -271,12 +299,13 @@ class Matches:
         answer["events"] = information.render(entry, seat, information.revealed_keys([entry]))[1]
         answer["state"] = game.view(verdict.state, seat)
         text = dumps(answer)
-        stored = _record(fingerprint, new_version, text, language) if key is not None else None
+        moves = listed_moves(game, verdict.state, new_version, seat) if legal_moves or key is not None else None
+        stored = _record(fingerprint, new_version, text, language, moves) if key is not None else None
         state_text = dumps(verdict.state)
         result = self.store.commit(match_id, version, state_text, dumps(entry), now, key, stored, held.head)
         if result.kind == "ok":
             self.recent.put(match_id, new_version, result.head, held.meta, verdict.state, state_text)
-            return MoveAnswer(text, new_version, language)
+            return MoveAnswer(text, new_version, language, moves=moves)
         self.recent.drop(match_id)
         if retry_allowed and (result.kind == "changed" or (result.kind == "stale" and cached)):
             # A cached snapshot another worker moved on, or one the store no longer holds (it lost
@@ -320,9 +349,18 @@ def _fingerprint(seat: int, move: dict) -> str:
     return hashlib.sha256(dumps({"seat": seat, "move": move}).encode("utf-8")).hexdigest()
 
 
-def _record(fingerprint: str, version: int, body: str, language: str) -> str:
-    """What an idempotency key keeps: the request's fingerprint and the answer given."""
-    return json.dumps({"fp": fingerprint, "version": version, "body": body, "language": language})
+def listed_moves(game: Game, state: dict, version: int, seat: int) -> list[dict]:
+    """Every move ``seat`` may make in ``state`` (the match at ``version``), as it may see
+    them (``Game.seat_moves``); none once the match holds MAX_MATCH_MOVES moves."""
+    if version >= MAX_MATCH_MOVES:
+        return []
+    return game.seat_moves(state, seat)
+
+
+def _record(fingerprint: str, version: int, body: str, language: str, moves: list[dict] | None) -> str:
+    """What an idempotency key keeps: the request's fingerprint, the answer given and the
+    mover's legal moves at its version."""
+    return json.dumps({"fp": fingerprint, "version": version, "body": body, "language": language, "moves": moves})
 
 
 def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
@@ -334,7 +372,8 @@ def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
                              "a new move; a retry sends the same key with the same body."),
                         [("/headers/Idempotency-Key", Text("already used with another body"))])
     # The stored body's language, not this request's (absent from records of older versions).
-    return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True)
+    return MoveAnswer(record["body"], record["version"], record.get("language"), replayed=True,
+                      moves=record.get("moves"))
 
 
 def not_found(match_id: str) -> MatchNotFound:

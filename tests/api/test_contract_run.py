@@ -35,6 +35,7 @@ import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import redis
@@ -184,6 +185,7 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
                  example="NoSuchMatch")
     rec.send("GET", "/v1/matches/{match_id}/events", f"{base}/events", headers={"Last-Event-ID": "x"},
              example="LastEventIdNotAVersion")
+    _includes(rec, base, auth)
     for template in ("/v1/matches/{match_id}", "/v1/matches/{match_id}/log", "/v1/matches/{match_id}/record"):
         rec.send("GET", template, reads[template], headers={"If-None-Match": '"0"'})
     rec.send("GET", "/v1/matches/{match_id}/legal-moves", f"{base}/legal-moves?seat=0",
@@ -209,9 +211,17 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
     _body_problems(rec, "post", moves, f"{base}/moves")
     rec.send("POST", moves, f"{base}/moves", body={"move": {**move, "player": 1}}, headers={**auth[1], **at_0},
              note="illegal")
+    rec.send("POST", moves, f"{base}/moves?include=legal_moves", body={"move": {**move, "player": 1}},
+             headers={**auth[1], **at_0}, note="illegal, with legal moves")
+    for query, example in (("include=everything", "IncludeUnknown"),
+                           ("include=legal_moves&include=legal_moves", "IncludeRepeated")):
+        rec.send("POST", moves, f"{base}/moves?{query}", body={"move": move}, headers={**auth[0], **at_0},
+                 example=example)
     keyed = {**auth[0], **at_0, "Idempotency-Key": "move-1"}
     rec.send("POST", moves, f"{base}/moves", body={"move": move}, headers=keyed)
     rec.send("POST", moves, f"{base}/moves", body={"move": move}, headers=keyed, note="replayed")
+    rec.send("POST", moves, f"{base}/moves?include=legal_moves", body={"move": move}, headers=keyed,
+             note="replayed, with legal moves")
     rec.send("POST", moves, f"{base}/moves", body={"move": other}, headers=keyed, example="IdempotencyKeyReused")
     seat, move = _next_move(rec, match)
 
@@ -232,8 +242,43 @@ def _matches(rec: Recorder, redis_server: RedisServer) -> dict:
     wait_for(lambda: blocked() - before, what="the long-poll to wait")
     rec.send("POST", moves, f"{base}/moves", body={"move": move}, headers={**auth[seat], "If-Match": f'"{version}"'})
     waiting.join(20)
+    # A seat's long-poll with its legal moves, woken by its own next move (posted with them).
+    version += 1
+    seat, move = _next_move(rec, match)
+    waiting = threading.Thread(target=rec.send, args=("GET", "/v1/matches/{match_id}",
+                                                      f"{base}?seat={seat}&include=legal_moves"),
+                               kwargs={"headers": {**auth[seat], "If-None-Match": f'"{version}"',
+                                                   "Prefer": "wait=10"}})
+    before = blocked()
+    waiting.start()
+    wait_for(lambda: blocked() - before, what="the seat's long-poll to wait")
+    rec.send("POST", moves, f"{base}/moves?include=legal_moves", body={"move": move},
+             headers={**auth[seat], "If-Match": f'"{version}"'})
+    waiting.join(20)
     store.close()
     return match
+
+
+def _includes(rec: Recorder, base: str, auth: list[dict]) -> None:
+    """Seat 0's view and event stream with its legal moves (the stream read to its first
+    legal_moves event), and the refusals of ``include``."""
+    rec.send("GET", "/v1/matches/{match_id}", f"{base}?seat=0&include=legal_moves", headers=auth[0])
+    connection = http.client.HTTPConnection("127.0.0.1", rec.port, timeout=20)
+    try:
+        connection.request("GET", f"{base}/events?seat=0&include=legal_moves", headers=auth[0])
+        answer = connection.getresponse()
+        text = b""
+        while b"event: legal_moves" not in text or not text.endswith(b"\n\n"):
+            text += answer.readline()
+        rec.keep(Exchange("get", "/v1/matches/{match_id}/events", f"{base}/events?seat=0&include=legal_moves",
+                          answer.status, answer.getheaders(), text, None, "with legal moves"))
+    finally:
+        connection.close()
+    for template, path in (("/v1/matches/{match_id}", base), ("/v1/matches/{match_id}/events", f"{base}/events")):
+        rec.send("GET", template, f"{path}?seat=0&include=everything", headers=auth[0], example="IncludeUnknown")
+        rec.send("GET", template, f"{path}?seat=0&include=legal_moves&include=legal_moves", headers=auth[0],
+                 example="IncludeRepeated")
+        rec.send("GET", template, f"{path}?include=legal_moves", example="IncludeWithoutSeat")
 
 
 def _seeding(rec: Recorder, redis_server: RedisServer) -> None:
@@ -463,6 +508,57 @@ def _problem_examples() -> dict[tuple[str, str, str], list[str]]:
             if media:
                 found[method, template, status] = names
     return found
+
+
+def query_faults(exchanges: list[Exchange]) -> list[str]:
+    """Query parameters sent in a successful request that its operation does not declare, and
+    declared ones no successful request of the run sent."""
+    faults, sent = [], defaultdict(set)
+    for exchange in exchanges:
+        operation = CONTRACT.document["paths"].get(exchange.template, {}).get(exchange.method)
+        if operation is None or not 200 <= exchange.status < 300:
+            continue
+        declared = {parameter["name"] for parameter in map(CONTRACT.resolve, operation.get("parameters", ()))
+                    if parameter["in"] == "query"}
+        names = {name for name, _ in parse_qsl(urlsplit(exchange.path).query, keep_blank_values=True)}
+        sent[exchange.method, exchange.template] |= names
+        if names - declared:
+            faults.append(f"{exchange}: sends undeclared query parameters {sorted(names - declared)}")
+    for method, template in CONTRACT.operations():
+        operation = CONTRACT.document["paths"][template][method]
+        for parameter in map(CONTRACT.resolve, operation.get("parameters", ())):
+            if parameter["in"] == "query" and parameter["name"] not in sent[method, template]:
+                faults.append(f"{method.upper()} {template}: query parameter {parameter['name']} never sent")
+    return faults
+
+
+def test_every_query_parameter_sent_is_declared_and_every_declared_one_is_sent(run):
+    assert query_faults(run["exchanges"]) == []
+
+
+def test_the_seats_legal_moves_come_when_asked_for_and_only_then(run):
+    """``legal_moves`` (declared, not required) is in every successful answer of a request
+    with ``include=legal_moves`` and in no other; the stream's ``legal_moves`` event has no
+    ``id`` and the data the contract describes."""
+    asked = defaultdict(list)
+    for exchange in run["exchanges"]:
+        if exchange.status == 200 and exchange.method in ("get", "post") and exchange.template in (
+                "/v1/matches/{match_id}", "/v1/matches/{match_id}/moves") and exchange.body:
+            carries = "legal_moves" in json.loads(exchange.body)
+            asked[exchange.template, "include=legal_moves" in exchange.path].append(carries)
+    for template in ("/v1/matches/{match_id}", "/v1/matches/{match_id}/moves"):
+        assert asked[template, True] and all(asked[template, True]), template
+        assert asked[template, False] and not any(asked[template, False]), template
+    streams = [exchange for exchange in run["exchanges"] if exchange.note == "with legal moves"]
+    assert len(streams) == 1 and streams[0].status == 200
+    event = streams[0].body.decode().split("\n\n")[-2]
+    lines = event.split("\n")
+    assert lines[0] == "event: legal_moves" and len(lines) == 2   # (no id line)
+    data = json.loads(lines[1].removeprefix("data: "))
+    assert data["version"] == 0 and data["moves"] and set(data) == {"version", "moves"}
+    schema = {"type": "array", "items": CONTRACT.document["components"]["schemas"]["Match"]["properties"][
+        "legal_moves"]["items"]}
+    assert CONTRACT.errors(schema, data["moves"]) == []
 
 
 def test_every_problem_answer_has_a_real_example():

@@ -12,6 +12,8 @@ wrong cards, wrong choices, moves naming chance outcomes, with the moves they su
 each one of the seat's own listing; and the legal move the seat then plays). A legal move
 shows new information (the card turned from the pile): its whole verdict is compared on a
 resample that keeps what that move reveals, its legality on every resample.
+A seat's legal moves on its channels (``?include=legal_moves``) are compared as well: its
+view and its event streams with them, and every other probe's verdict asking for them.
 Matches played to their end are compared for every reader too: there the stream carries the
 ``end`` event, and a reader resuming at the final version is answered 204.
 
@@ -141,6 +143,8 @@ class Harness:
         out = [self._answer(self.client.get(f"/v1/matches/{match_id}{query}", headers=auth)),
                self._answer(self.client.get(f"/v1/matches/{match_id}/log{query}", headers=auth))]
         if reader is not None:
+            out.append(self._answer(self.client.get(f"/v1/matches/{match_id}{query}&include=legal_moves",
+                                                    headers=auth)))
             moves = self.client.get(f"/v1/matches/{match_id}/legal-moves{query}", headers=auth)
             out.append(self._answer(moves))
             if "ETag" in moves.headers:   # the conditional read: 304 while the version is the one named
@@ -152,26 +156,32 @@ class Harness:
             out.append(self.record(match_id, reader, secret))
         out.append(self._stream(match_id, query, auth, 0, finished))
         out.append(self._stream(match_id, query, auth, snap.version, finished))
+        if reader is not None:   # its legal_moves events too
+            out.append(self._stream(match_id, query + "&include=legal_moves", auth, 0, finished, True))
+            out.append(self._stream(match_id, query + "&include=legal_moves", auth, snap.version, finished, True))
         return out
 
-    def _stream(self, match_id: str, query: str, auth: dict, after: int, finished: bool) -> tuple:
+    def _stream(self, match_id: str, query: str, auth: dict, after: int, finished: bool, listed: bool = False) -> tuple:
         """The event stream resumed after version ``after``: (status, media type, text). Its
-        retry line and one event per move since; with the game over, the whole stream (its
-        ``end`` event and close), or 204 No Content once the reader has every event."""
+        retry line and one event per move since (and, when ``listed``, the seat's legal_moves
+        event after them); with the game over, the whole stream (its ``end`` event and close),
+        or 204 No Content once the reader has every event."""
         response = self.client.get(f"/v1/matches/{match_id}/events{query}",
                                    headers={**auth, "Last-Event-ID": str(after)})
         if finished:
             text = b"".join(response.response)
         else:
             chunks = iter(response.response)
-            text = b"".join(next(chunks) for _ in range(1 + self.store.get(match_id).version - after))
+            text = b"".join(next(chunks) for _ in range(1 + self.store.get(match_id).version - after + listed))
+            assert not listed or b"event: legal_moves\n" in text
         response.close()
         return response.status_code, response.mimetype, text
 
     def post(self, match_id: str, move: dict, secret: str, version: int, language: str = "en",
-             key: str | None = None):
+             key: str | None = None, listed: bool = False):
         keyed = {} if key is None else {"Idempotency-Key": key}
-        return self.client.post(f"/v1/matches/{match_id}/moves", json={"move": move},
+        include = "?include=legal_moves" if listed else ""
+        return self.client.post(f"/v1/matches/{match_id}/moves{include}", json={"move": move},
                                 headers={**self._auth(secret), "If-Match": f'"{version}"',
                                          "Accept-Language": language, **keyed})
 
@@ -403,14 +413,15 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
     own = game.seat_moves(state, reader)
     illegal = None
     probes = _pending_probes(game_id, state, reader, rnd) if pending else _probes(game_id, state, reader, own, rnd)
-    for probe in probes:
+    for number, probe in enumerate(probes):
         if table and not _unseen(state) and _names_table_outcome(probe):
             continue
         if probe is not legal_probe and game.adjudicate(state, probe, checked=True).legal:
             continue   # a legal move would advance the match: only the chosen one is played
         language = rnd.choice(("en", "ja"))
-        original = harness._answer(harness.post(match_id, probe, secret, version, language))
-        other = harness._answer(harness.post(copy, probe, secret, version, language))
+        listed = number % 2 == 1   # every other probe asks for the seat's legal moves
+        original = harness._answer(harness.post(match_id, probe, secret, version, language, listed=listed))
+        other = harness._answer(harness.post(copy, probe, secret, version, language, listed=listed))
         assert original == other, (context, probe)
         # An illegal move's suggestions (compared above) are moves of the reader's own listing.
         suggestions = json.loads(original[3])["suggestions"] if original[0] == 200 else []
@@ -420,8 +431,9 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
     if borrowed is not None and illegal is not None:
         # Another version first (nothing is stored), then the current one (the key is the reader's then).
         for named in (version + 1, version):
-            original = harness._answer(harness.post(match_id, illegal, secret, named, key=borrowed))
-            other = harness._answer(harness.post(copy, illegal, secret, named, key=borrowed))
+            listed = named == version   # (and the seat's legal moves, on the current version)
+            original = harness._answer(harness.post(match_id, illegal, secret, named, key=borrowed, listed=listed))
+            other = harness._answer(harness.post(copy, illegal, secret, named, key=borrowed, listed=listed))
             assert original == other, (context, illegal, borrowed, named)
     if legal_probe is None:
         return None
@@ -436,8 +448,9 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
                                                keep_choices=True)
     fixed = harness.copy(match_id, fixed_state, fixed_log)
     stand_in = _substitute(legal_probe, mapping) if table else legal_probe
-    answer = harness.post(match_id, legal_probe, secret, version)
-    assert harness._answer(answer) == harness._answer(harness.post(fixed, stand_in, secret, version)), \
+    # (with the mover's legal moves after it: what the move shows the mover is kept)
+    answer = harness.post(match_id, legal_probe, secret, version, listed=True)
+    assert harness._answer(answer) == harness._answer(harness.post(fixed, stand_in, secret, version, listed=True)), \
         (context, legal_probe)
     return answer
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.api.contract.header_docs import named, problem
-from referee.schemas.matches import SeatQuery
+from referee.schemas.matches import SeatIncludeQuery, SeatQuery
 
 SECURITY_SCHEME = "SeatSecret"
 MAX_KEY_LENGTH = 255
@@ -22,6 +22,9 @@ UNAUTHORISED = problem("The seat's secret is missing, malformed or not a seat's 
                        "SeatSecretMissing", headers=named("WWW-Authenticate"))
 FORBIDDEN = problem("The secret is another seat's", "OtherSeatsSecret")
 BAD_SEAT = problem("`?seat=` is not a seat number (JSON pointers in `errors`)", "SeatNotANumber")
+BAD_SEAT_OR_INCLUDE = problem("`?seat=` is not a seat number, or `?include=` not `legal_moves` (once, with a seat) "
+                              "(JSON pointers in `errors`)", "SeatNotANumber", "IncludeUnknown", "IncludeRepeated",
+                              "IncludeWithoutSeat")
 # The problems of a read with ?seat= (getMatch, getMatchLog, getMatchEvents).
 READ_PROBLEMS = {"401": UNAUTHORISED, "403": FORBIDDEN, "404": NOT_FOUND, "422": BAD_SEAT}
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
@@ -29,6 +32,7 @@ IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "sc
                                 "still at that version, so that a table app can poll cheaply."}
 # The seat's secret goes in Authorization (security scheme SeatSecret), needed only with ?seat=.
 READ_PARAMS = [{"in": "query", "schema": SeatQuery}, IF_NONE_MATCH]
+INCLUDE_READ_PARAMS = [{"in": "query", "schema": SeatIncludeQuery}, IF_NONE_MATCH]
 PREFER_WAIT = {"in": "header", "name": "Prefer", "required": False, "schema": {"type": "string"},
                "description": "With If-None-Match: `wait=N` (RFC 7240, N up to 30 seconds) waits until the match "
                               "moves on (200) or N seconds pass (304); the answer says `Preference-Applied`."}

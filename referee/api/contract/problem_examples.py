@@ -22,7 +22,7 @@ from werkzeug.exceptions import InternalServerError
 
 from referee.api.body.transport import DEFAULT_BODY_TIMEOUT_SECONDS, DEFAULT_MAX_BODY_BYTES, unsupported_media
 from referee.api.contract import examples
-from referee.api.http import conditions, problems
+from referee.api.http import conditions, includes, problems
 from referee.api.ops import live
 from referee.games import GAMES
 from referee.json_text import strict_loads
@@ -116,6 +116,13 @@ def _in_request(path: str, check: Callable[[], Any], **request: Any) -> dict:
     return answered if isinstance(answered, dict) else _answered(answered)
 
 
+def _query_refusal(query: str) -> dict:
+    """The refusal of a match read's ``include`` in the query ``query``."""
+    with Flask(__name__).test_request_context(f"/v1/matches/{examples.MATCH_ID}?{query}"):
+        seat = flask.request.args.get("seat")
+        return _refused(lambda: includes.legal_moves_asked(None if seat is None else int(seat), spectator=True))
+
+
 def _if_match() -> None:
     error = conditions.if_match()[2]
     if error is not None:
@@ -155,6 +162,11 @@ _SOURCES: dict[str, tuple[str, Any]] = {
         422, _UNFIT, [("/game", f"Must be one of: {', '.join(GAMES)}.")])),
     "SeatNotANumber": ("`?seat=x`", problem_body(422, _QUERY_UNFIT, [("/query/seat", "Not a valid integer.")])),
     "SeatMissing": ("no `?seat=`", problem_body(422, _QUERY_UNFIT, [("/query/seat", _MISSING)])),
+    "IncludeUnknown": ("`?include=everything`", problem_body(422, _QUERY_UNFIT, [
+        ("/query/include", "Must be one of: legal_moves.")])),
+    "IncludeRepeated": ("`?include=legal_moves&include=legal_moves`",
+                        lambda: _query_refusal("seat=0&include=legal_moves&include=legal_moves")),
+    "IncludeWithoutSeat": ("`?include=legal_moves` without `seat=N`", lambda: _query_refusal("include=legal_moves")),
     "LastEventIdNotAVersion": ("`Last-Event-ID: x`", lambda: _refused(_last_event_id)),
     "SeatSecretMissing": ("`?seat=0` (or a move by seat 0) without `Authorization`",
                           lambda: _match_refusals()["SeatSecretMissing"]),

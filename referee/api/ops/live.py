@@ -174,7 +174,7 @@ Render = Callable[[list[dict], int], list[dict]]
 
 def event_stream(store, game: Game, match_id: str, after: int, render: Render,
                  finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots,
-                 limit: float | None = None) -> SlotStream:
+                 limit: float | None = None, moves: Callable[[Any], dict] | None = None) -> SlotStream:
     """The text/event-stream of a match from version ``after`` on: ``retry:`` and ``id: after``
     (so that a client reconnecting before any move resumes from there), then one ``move`` event per
     applied move (``id:`` its version, ``data:`` the log entry as ``render`` shows it to the
@@ -188,16 +188,22 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Render,
 
     ``render(records, after)``: the entries of ``records`` after version ``after``, as the
     reader sees them; it is given the log once whole, then only the entries new since its last
-    call (so a move costs each stream its new entry, not the whole log again)."""
-    return SlotStream(_events(store, match_id, after, render, finished, heartbeat, limit), slots)
+    call (so a move costs each stream its new entry, not the whole log again).
+
+    ``moves(snapshot)`` (None: never): the data of a ``legal_moves`` event (no ``id:``), sent
+    whenever the stream has sent every entry up to the stored version and the game goes on: at
+    its start and after each batch of ``move`` events, computed from a snapshot at the last
+    version sent (when the store is already ahead, the newer entries come first)."""
+    return SlotStream(_events(store, match_id, after, render, finished, heartbeat, limit, moves), slots)
 
 
-def _events(store, match_id: str, after: int, render: Render,
-            finished: Callable[[dict], dict | None], heartbeat: float, limit: float | None) -> Iterator[str]:
+def _events(store, match_id: str, after: int, render: Render, finished: Callable[[dict], dict | None],
+            heartbeat: float, limit: float | None, moves: Callable[[Any], dict] | None) -> Iterator[str]:
     ends = None if limit is None else time.monotonic() + limit
     try:
         yield f"retry: {RECONNECT_MILLISECONDS}\nid: {after}\n\n"
         last = after
+        listed = -1   # the version of the last legal_moves event sent
         read = 0   # log entries read so far
         while True:
             texts = store.log(match_id, read)
@@ -220,6 +226,9 @@ def _events(store, match_id: str, after: int, render: Render,
             if ended is not None and last >= snap.version:
                 yield sse("end", ended, last)
                 return
+            if moves is not None and ended is None and snap.version == last != listed:
+                yield sse("legal_moves", moves(snap))
+                listed = last
             wait = heartbeat
             if ends is not None:
                 wait = min(wait, ends - time.monotonic())

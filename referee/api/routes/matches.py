@@ -29,6 +29,7 @@ from referee.api.contract import examples
 from referee.api.contract import match_docs as docs
 from referee.api.contract.header_docs import named, problem
 from referee.api.http import conditions
+from referee.api.http.includes import legal_moves_asked
 from referee.api.http.problems import ProblemError, store_unavailable
 from referee.api.ops import live, stopping
 from referee.api.ops.metrics import count_store_error, count_verdict, name_game
@@ -40,12 +41,14 @@ from referee.schemas.compiled import fast_load
 from referee.schemas.matches import (
     LEGAL_MOVES,
     Contribution,
+    IncludeQuery,
     Match,
     MatchCreated,
     MatchCreateRequest,
     MatchLog,
     MatchVerdict,
     MoveRequest,
+    SeatIncludeQuery,
     SeatQuery,
     SeatRequiredQuery,
     legal_moves_doc,
@@ -62,6 +65,8 @@ from referee.store.snapshot_cache import RecentSnapshots, max_bytes_from_env
 
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 MOVE_REQUEST = MoveRequest()
+# The query of a move, read in the view (the body's fast path passes no query through webargs).
+_INCLUDE_PARSER = Blueprint.ARGUMENTS_PARSER
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches: stored snapshots that advance one legal move at a time")
@@ -166,13 +171,13 @@ def create_match(body):
 
 
 @blp.route("/<string:match_id>", methods=["GET"])
-@blp.arguments(SeatQuery(), location="query")
+@blp.arguments(SeatIncludeQuery(), location="query")
 @blp.response(200, Match, examples=examples.match_operation("getMatch")[1],
               headers={**docs.READ_HEADERS, **docs.WAITED})
-@blp.doc(operationId="getMatch", parameters=[*docs.READ_PARAMS, docs.PREFER_WAIT],
+@blp.doc(operationId="getMatch", parameters=[*docs.INCLUDE_READ_PARAMS, docs.PREFER_WAIT],
          security=[{}, {docs.SECURITY_SCHEME: []}],
          responses={"304": {**docs.NOT_MODIFIED, "headers": {**docs.READ_HEADERS, **docs.WAITED}},
-                    **docs.READ_PROBLEMS, "503": docs.WAITING_UNAVAILABLE})
+                    **docs.READ_PROBLEMS, "422": docs.BAD_SEAT_OR_INCLUDE, "503": docs.WAITING_UNAVAILABLE})
 def get_match(query, match_id):
     """Read a match
 
@@ -182,8 +187,13 @@ def get_match(query, match_id):
     Polling: with `If-None-Match` naming the current ETag the answer is 304 (no body); with
     `Prefer: wait=N` too (RFC 7240, N up to 30 seconds) the request first waits until the
     match moves on and answers 200 with it, or 304 after N seconds (`Preference-Applied`).
-    503 with `Retry-After` when too many requests already wait on this server."""
+    503 with `Retry-After` when too many requests already wait on this server.
+
+    With `?include=legal_moves` (and `seat=N`) the match also carries `legal_moves`: the
+    seat's legal moves at the version shown, as `GET .../legal-moves?seat=N` lists them there.
+    422 (pointer `/query/include`) for another value, a repeated `include`, or a spectator."""
     seat = query.get("seat")
+    legal_moves = legal_moves_asked(seat, spectator=True)
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
     waited = conditions.not_modified(snap.version)
@@ -191,7 +201,7 @@ def get_match(query, match_id):
         snap = _wait_for_change(matches, match_id, snap)
         if conditions.not_modified(snap.version):
             return _preference_applied(conditions.private(Response(status=304), snap.version))
-    response = conditions.private(json_response(matches.view(match_id, snap, meta, seat)), snap.version)
+    response = conditions.private(json_response(matches.view(match_id, snap, meta, seat, legal_moves)), snap.version)
     return _preference_applied(response) if waited else response
 
 
@@ -233,14 +243,17 @@ def _preference_applied(response: Response) -> Response:
 
 
 @blp.route("/<string:match_id>/events", methods=["GET"])
-@blp.arguments(SeatQuery(), location="query")
+@blp.arguments(SeatIncludeQuery(), location="query")
 @blp.response(200, content_type="text/event-stream", headers=named("Cache-Control", "Vary", "X-Accel-Buffering"),
               description=(
     "Server-sent events: `retry`, then per applied move `id: <version>`, `event: move`, `data: <log entry as the "
     "reader sees it>`; `: heartbeat` comments when idle; `event: end` (data: outcome and scores) when the game is "
     "over, its `id` the final version; `event: gone` when the match expired, `event: unavailable` when the store "
-    "stops answering."))
-@blp.doc(operationId="getMatchEvents", parameters=[{"in": "query", "schema": SeatQuery}, {
+    "stops answering. With `?include=legal_moves` (a seat's stream): whenever the stream has sent every entry up "
+    "to the stored version (at its start and after each batch of `move` events), `event: legal_moves` without an "
+    "`id`, `data: {\"version\": V, \"moves\": [...]}`: the seat's legal moves at version V as `GET "
+    ".../legal-moves?seat=N` lists them there (empty when the seat is not to act); none once the game is over."))
+@blp.doc(operationId="getMatchEvents", parameters=[{"in": "query", "schema": SeatIncludeQuery}, {
     "in": "header", "name": "Last-Event-ID", "required": False,
     "schema": {"type": "string", "pattern": r"^[ \t]*[0-9]{0,18}[ \t]*$"},
     "description": "Resume after this version (sent again by EventSource on reconnection); absent or empty: after "
@@ -249,8 +262,9 @@ def _preference_applied(response: Response) -> Response:
                                                        "examples": examples.match_operation("getMatchEvents")[1]}}},
                204: docs.EVENTS_ENDED,
                **docs.READ_PROBLEMS,
-               "422": problem("`?seat=` is not a seat number, or `Last-Event-ID` not a version (JSON pointers in "
-                              "`errors`)", "SeatNotANumber", "LastEventIdNotAVersion"),
+               "422": problem("`?seat=` is not a seat number, `?include=` not `legal_moves` (once, with a seat), or "
+                              "`Last-Event-ID` not a version (JSON pointers in `errors`)", "SeatNotANumber",
+                              "IncludeUnknown", "IncludeRepeated", "IncludeWithoutSeat", "LastEventIdNotAVersion"),
                "503": docs.WAITING_UNAVAILABLE})
 def get_events(query, match_id):
     """Follow a match live (server-sent events)
@@ -258,8 +272,14 @@ def get_events(query, match_id):
     One event per applied move, as the spectator (or seat `?seat=N`, with its secret) may read
     its log entry; resumes after `Last-Event-ID`; ends with an `end` event when the game is
     over. A reader that already has the `end` event (its `Last-Event-ID` is the final version
-    or beyond) gets 204 No Content, which tells an `EventSource` to stop reconnecting."""
+    or beyond) gets 204 No Content, which tells an `EventSource` to stop reconnecting.
+
+    With `?include=legal_moves` (and `seat=N`) the stream also sends `legal_moves` events
+    (no `id`): the seat's legal moves each time it has sent every entry up to the stored
+    version. 422 (pointer `/query/include`) for another value, a repeated `include`, or a
+    spectator."""
     seat = query.get("seat")
+    legal_moves = legal_moves_asked(seat, spectator=True)
     matches = _matches()
     snap, meta = matches.read(match_id, seat, _authorization())
     resumed = live.last_event_id(request.headers.get("Last-Event-ID"))
@@ -281,11 +301,14 @@ def get_events(query, match_id):
             return None
         return {"outcome": outcome.to_json(), "scores": game.visible_scores(state, seat, sheet)}
 
+    def moves(at) -> dict:   # (at: a snapshot at the last version sent)
+        return matches.moves_event(at, meta, seat)
+
     slots = current_app.extensions["referee.waiting"]
     slots.acquire()
     stream = live.event_stream(matches.store, game, match_id, after, rendered, finished,
                                current_app.extensions["referee.heartbeat"], slots,
-                               current_app.extensions["referee.stream_limit"])
+                               current_app.extensions["referee.stream_limit"], moves if legal_moves else None)
     response = Response(stream, content_type="text/event-stream; charset=utf-8")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
@@ -369,6 +392,7 @@ def _idempotency_key() -> str | None:
                           "and the match does not change)",
               headers=named("ETag", "Content-Language", "Vary", "Idempotent-Replayed"))
 @blp.doc(operationId="postMove", security=[{docs.SECURITY_SCHEME: []}], parameters=[
+    {"in": "query", "schema": IncludeQuery},
     {"in": "header", "name": "If-Match", "required": True,
      "schema": {"type": "string", "pattern": conditions.IF_MATCH_PATTERN},
      "description": "The ETag of the version the move was chosen on, quoted as the ETag header gives it "
@@ -386,8 +410,8 @@ def _idempotency_key() -> str | None:
     "412": problem("`If-Match` names another version than the match's (or only weak tags, which never match); "
                    "`ETag` carries the current one", "StaleVersion", headers=docs.ETAG_HEADER),
     "422": problem("The body does not fit the game's move schema, the seat used the `Idempotency-Key` with "
-                   "another body, or the match has reached its limit of moves (`MAX_MATCH_MOVES`)",
-                   "IdempotencyKeyReused"),
+                   "another body, the match has reached its limit of moves (`MAX_MATCH_MOVES`), or `?include=` is "
+                   "not `legal_moves` (once)", "IdempotencyKeyReused", "IncludeUnknown", "IncludeRepeated"),
     "428": problem("`If-Match` is missing (or is `*`)", "IfMatchMissing"),
     "503": docs.STORE_UNAVAILABLE})
 def post_move(body, match_id):
@@ -395,7 +419,15 @@ def post_move(body, match_id):
 
     A move of the match's game by seat `move.player`, its secret in `Authorization`. A legal
     move advances the match by one version atomically (compare-and-set on `If-Match`); an
-    illegal move is answered 200 with its violations and changes nothing."""
+    illegal move is answered 200 with its violations and changes nothing.
+
+    With `?include=legal_moves` the verdict also carries `legal_moves`: the mover's legal
+    moves at the answer's `version`, as `GET .../legal-moves?seat=<mover>` lists them there
+    (empty when it is not to act), so a seat that acts again learns it without another
+    request. A replay under an `Idempotency-Key` carries the moves kept with the first answer.
+    422 (pointer `/query/include`) for another value or a repeated `include`."""
+    _INCLUDE_PARSER.parse(IncludeQuery(), request, location="query")
+    legal_moves = legal_moves_asked()
     matches = _matches()
     try:
         versions, weak, malformed = conditions.if_match()
@@ -421,7 +453,7 @@ def post_move(body, match_id):
     if malformed is not None:
         raise malformed
     answer = matches.move(match_id, held, cached, move, move["player"], IfMatch(versions, tuple(weak)), key,
-                          language_of_request())
+                          language_of_request(), legal_moves)
     g.language = answer.language   # the answer then says Content-Language (app.py)
     response = Response(answer.body, status=200, content_type="application/json")
     response.headers["ETag"] = etag(answer.version)

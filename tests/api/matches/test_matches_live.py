@@ -173,6 +173,48 @@ def test_events_on_one_server_follow_every_move_posted_on_the_other(servers):
         assert [e["data"] for e in events] == log["entries"]              # as that reader reads the log
 
 
+def test_seats_play_a_whole_match_with_their_streams_and_moves_only(servers):
+    """Each seat follows the match on server A with one event stream (include=legal_moves)
+    and posts its moves on server B with include=legal_moves, choosing from what those carry;
+    nobody asks for legal moves. The match ends after one POST per move, and each stream's
+    legal moves at a version are those of the mover's verdict there."""
+    a, b = servers
+    match = _create(a, seed="live-one-request")
+    base = f"/v1/matches/{match['id']}"
+    auth = [{"Authorization": f"Bearer {seat['secret']}"} for seat in match["seats"]]
+    streams = [_Stream(a, f"{base}/events?seat={seat}&include=legal_moves", {**auth[seat], "Last-Event-ID": "0"})
+               for seat in (0, 1)]
+
+    def listed(seat: int, version: int) -> list[dict] | None:
+        """The seat's moves at ``version`` from its stream; None once the stream says ``end``."""
+        while True:
+            event = streams[seat].next(within=10)
+            if event["event"] == "end":
+                return None
+            if event["event"] == "legal_moves" and event["data"]["version"] == version:
+                assert "id" not in event
+                return event["data"]["moves"]
+
+    known = [listed(seat, 0) for seat in (0, 1)]
+    version = posts = 0
+    while any(known):
+        seat = 0 if known[0] else 1
+        status, _, verdict = call("POST", f"{b.base}{base}/moves?include=legal_moves", {"move": known[seat][0]},
+                                  headers={**auth[seat], "If-Match": f'"{version}"'})
+        posts += 1
+        assert status == 200 and verdict["legal"] and verdict["version"] == version + 1, verdict
+        version += 1
+        for reader in (0, 1):
+            moves = listed(reader, version)
+            if reader == seat and moves is not None:
+                assert moves == verdict["legal_moves"]
+            known[reader] = moves or []
+    for stream in streams:
+        stream.close()
+    _, _, final = call("GET", f"{a.base}{base}")
+    assert final["outcome"]["finished"] and final["version"] == version == posts
+
+
 def test_events_resume_after_last_event_id(servers):
     a, b = servers
     match = _create(a, seed="live-resume")
