@@ -6,14 +6,17 @@ times ``--requests`` requests of a mid-game legal move per game (``time.process_
 report gives the median microseconds per request of each revision and the ratio to the first.
 
     .venv/bin/python bench/bench_wsgi.py OLD NEW [NEWER...] [--rounds 5] [--requests 2000]
-    .venv/bin/python bench/bench_wsgi.py OLD NEW [NEWER...] --instructions
+    .venv/bin/python bench/bench_wsgi.py OLD NEW [NEWER...] --instructions [--only healthz --only match-move]
 
 ``.`` names the working tree. ``--instructions`` counts instructions instead of timing
 (valgrind's callgrind, which a busy machine does not disturb): each revision and game runs
 twice under callgrind, with 100 and 600 requests after the warm-up, and the difference of
 the two totals divided by 500 is the count per request.
 
-The last column, ``match-move``, is a legal move of a stored Scratch & Catch match (2 seats)
+The column ``healthz`` is a bare ``GET /healthz`` through the app, with the JSON access log
+line gunicorn has the service's logger write after it (to /dev/null).
+
+The column ``match-move`` is a legal move of a stored Scratch & Catch match (2 seats)
 through the same app with a Redis store: a redis-server of its own, started by the script;
 every request is the next move of one of the matches created before the timing starts, so
 each is served from the worker's snapshot cache and committed in one script call, as a
@@ -63,6 +66,8 @@ def measure(requests: int, only: str | None = None) -> dict:
     figures = {}
     if only in (None, MATCH_MOVE):
         figures[MATCH_MOVE] = _measure_match_moves(requests)
+    if only in (None, HEALTHZ):
+        figures[HEALTHZ] = _measure_healthz(app, requests)
     for game_id, game in GAMES.items():
         if only is not None and game_id != only:
             continue
@@ -93,6 +98,44 @@ def measure(requests: int, only: str | None = None) -> dict:
 
 
 MATCH_MOVE = "match-move"
+HEALTHZ = "healthz"
+
+
+def _measure_healthz(app, requests: int) -> float:
+    """Microseconds of CPU per bare ``GET /healthz``: the WSGI app, then the JSON access log
+    line gunicorn has the service's logger write after the answer (to /dev/null)."""
+    import datetime
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from referee.access_log import JsonAccessLogger
+
+    config = Config()
+    config.set("accesslog", os.devnull)
+    logger = JsonAccessLogger(config)
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/healthz", "QUERY_STRING": "", "SERVER_NAME": "bench",
+               "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_HOST": "bench",
+               "REMOTE_ADDR": "127.0.0.1", "HTTP_USER_AGENT": "bench", "wsgi.errors": sys.stderr}
+    answer = SimpleNamespace(status=None, headers=None, sent=0)
+
+    def start_response(status, headers, _exc=None):
+        answer.status, answer.headers = status, headers
+
+    def one():
+        env = dict(environ)
+        env["wsgi.input"] = io.BytesIO(b"")
+        began = time.perf_counter()
+        answer.sent = len(b"".join(app(env, start_response)))
+        logger.access(answer, None, env, datetime.timedelta(seconds=time.perf_counter() - began))
+
+    for _ in range(200):
+        one()
+    assert answer.status.startswith("200"), answer.status
+    began = time.process_time()
+    for _ in range(requests):
+        one()
+    return (time.process_time() - began) / requests * 1e6
 
 
 def _measure_match_moves(requests: int) -> float:
@@ -114,15 +157,17 @@ def _callgrind_total(tree: Path, folder: Path, game_id: str, requests: int) -> i
                                    folder, cwd=tree)
 
 
-def count_instructions(trees: dict[str, Path], folder: Path) -> dict[str, dict[str, int]]:
-    """Instructions per adjudicate request, per revision and game (difference of 600 and 100)."""
+def count_instructions(trees: dict[str, Path], folder: Path,
+                       only: list[str] | None = None) -> dict[str, dict[str, int]]:
+    """Instructions per request, per revision and column (``only``: those columns), the
+    difference of 600 and 100 requests."""
     from referee.games import GAMES
 
     counts: dict[str, dict[str, int]] = {}
     for rev, tree in trees.items():
         counts[rev] = {game_id: (_callgrind_total(tree, folder, game_id, 600)
                                  - _callgrind_total(tree, folder, game_id, 100)) // 500
-                       for game_id in [*GAMES, MATCH_MOVE]}
+                       for game_id in only or [*GAMES, MATCH_MOVE, HEALTHZ]}
     return counts
 
 
@@ -132,6 +177,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--instructions", action="store_true", help="count instructions with callgrind instead")
+    parser.add_argument("--only", action="append", help="with --instructions, this column only (repeatable)")
     parser.add_argument("--code", help=argparse.SUPPRESS)
     parser.add_argument("--json", help=argparse.SUPPRESS)
     parser.add_argument("--game", help=argparse.SUPPRESS)
@@ -149,7 +195,7 @@ def main() -> None:
         trees = {rev: (ROOT if rev == "." else servers.export_revision(rev, Path(folder), f"tree{i}"))
                  for i, rev in enumerate(args.revisions)}
         if args.instructions:
-            counts = count_instructions(trees, Path(folder))
+            counts = count_instructions(trees, Path(folder), args.only)
             first = args.revisions[0]
             games = list(counts[first])
             print("| revision | "

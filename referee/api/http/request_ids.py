@@ -3,20 +3,22 @@ the answer by referee/api/http/headers.py (and so in the JSON access log, refere
 
 from __future__ import annotations
 
-import os
+import random
 import re
 from typing import Any, Mapping
 
 _TOKEN = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")   # whole value: fullmatch ("$" admits a final newline)
 
 
+_VERSION_4 = ~(0xF000 << 64 | 0xC000 << 48) & (1 << 128) - 1   # clears the version and variant bits
+_VERSION_4_BITS = 0x4000 << 64 | 0x8000 << 48   # version 4, RFC 4122 variant
+
+
 def new_request_id() -> str:
-    """A random (version 4) UUID in hex: the bits of ``uuid.uuid4().hex``, set on the random
-    bytes directly (a third of the cost of building a UUID object)."""
-    octets = bytearray(os.urandom(16))
-    octets[6] = octets[6] & 0x0F | 0x40  # version 4
-    octets[8] = octets[8] & 0x3F | 0x80  # RFC 4122 variant
-    return octets.hex()
+    """A random (version 4) UUID in hex, as ``uuid.uuid4().hex`` writes one. An id names a
+    request, it guards nothing: its bits come from the ``random`` module (a third of the cost
+    of reading the OS's random bytes), which Python seeds anew in every forked worker."""
+    return f"{random.getrandbits(128) & _VERSION_4 | _VERSION_4_BITS:032x}"
 
 
 def take_request_id(environ: Mapping[str, Any], request_globals: Any) -> None:
