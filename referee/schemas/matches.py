@@ -65,9 +65,11 @@ _DIRECTION_CONTROLS = frozenset(chr(code) for code in (*range(0x202A, 0x202F), *
 
 def seat_name(value: str) -> None:
     """marshmallow validator of a seat's display name (its length is checked beside it): not
-    only whitespace, no control character, no embedding, override or isolate of direction
-    (U+202A to U+202E, U+2066 to U+2069). Raises ValidationError."""
-    if value.isspace():
+    only whitespace and invisible format characters (category Cf), no control character, no
+    embedding, override or isolate of direction (U+202A to U+202E, U+2066 to U+2069). Raises
+    ValidationError."""
+    if value and all(char.isspace() or unicodedata.category(char) == "Cf" for char in value):
+        # (format characters, such as a zero-width space or joiner, show nothing by themselves)
         raise ValidationError(Text("a name is not only whitespace"))
     if any(unicodedata.category(char) in _NOT_IN_NAMES for char in value):
         raise ValidationError(Text("a name holds no control character or line break"))

@@ -77,6 +77,8 @@ def test_names_of_32_characters_in_any_script_are_kept_as_given(mclient):
     (["Ana", "", "Bo"], "/names/1"),
     (["Ana", "Ken", "猫" * 33], "/names/2"),
     (["Ana", " \u3000\t", "Bo"], "/names/1"),       # only whitespace (an ideographic space too)
+    (["Ana", "\u200b", "Bo"], "/names/1"),          # nothing to see: a zero-width space,
+    (["\ufeff\u200d \u200e", "Ken", "Bo"], "/names/0"),  # or invisible format characters and a space
     (["A\u0007na", "Ken", "Bo"], "/names/0"),        # a control character
     (["Ana", "Ken\nBo", "Cy"], "/names/1"),          # a line break
     (["Ana", "Ken\u2028", "Cy"], "/names/1"),        # a line separator
