@@ -57,15 +57,24 @@ MAX_NAME_LENGTH = 32
 # Characters a seat's name may not hold: controls, lone surrogates (no UTF-8 for them), and the
 # line and paragraph separators (a name is one line).
 _NOT_IN_NAMES = frozenset(("Cc", "Cs", "Zl", "Zp"))
+# The bidirectional embeddings, overrides and isolates (LRE..RLO, LRI..PDI): one left open in
+# a name turns round or moves the text a client shows after it ("<name> to play"). The marks
+# (LRM, RLM, ALM) change no text but their own neighbours and are kept.
+_DIRECTION_CONTROLS = frozenset(chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
 def seat_name(value: str) -> None:
     """marshmallow validator of a seat's display name (its length is checked beside it): not
-    only whitespace, no control character. Raises ValidationError."""
-    if value.isspace():
+    only whitespace and invisible format characters (category Cf), no control character, no
+    embedding, override or isolate of direction (U+202A to U+202E, U+2066 to U+2069). Raises
+    ValidationError."""
+    if value and all(char.isspace() or unicodedata.category(char) == "Cf" for char in value):
+        # (format characters, such as a zero-width space or joiner, show nothing by themselves)
         raise ValidationError(Text("a name is not only whitespace"))
     if any(unicodedata.category(char) in _NOT_IN_NAMES for char in value):
         raise ValidationError(Text("a name holds no control character or line break"))
+    if any(char in _DIRECTION_CONTROLS for char in value):
+        raise ValidationError(Text("a name holds no control character that changes the direction of text"))
 
 
 class MatchCreateRequest(FastEnvelope):
@@ -87,7 +96,8 @@ class MatchCreateRequest(FastEnvelope):
         validate=validate.Length(max=MAX_PLAYERS), metadata={
             "description": "the seats' display names, one per seat in seat order (as many as `players`), each 1 to "
                            f"{MAX_NAME_LENGTH} characters, any script, not only whitespace, without control "
-                           "characters or line breaks. Public: every reader sees them (`names` of the match and "
+                           "characters, line breaks or controls of text direction (U+202A to U+202E, U+2066 to "
+                           "U+2069). Public: every reader sees them (`names` of the match and "
                            "its log, `player_name` of log entries); set once, here"})
 
 

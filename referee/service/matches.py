@@ -15,7 +15,9 @@ import hashlib
 import json
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, NamedTuple
@@ -34,6 +36,10 @@ from referee.store.snapshot_cache import RecentSnapshots
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # Fields legal-moves adds to a listed move for the caller; ignored when judging, so not logged.
 LISTING_ONLY = ("table_fills",)
+# How many legal_moves events a worker keeps for its other streams of the same seat and version:
+# a move wakes every stream of its match at once, so the few latest suffice. A Call of Katulhu
+# listing is about 25 KB of JSON (a few hundred KB parsed), so a few MB at most.
+SHARED_LISTINGS = 16
 
 
 def etag(version: int) -> str:
@@ -96,6 +102,9 @@ class Matches:
         self.recent = recent
         self.observer = observer or Observer()
         self.clock = clock
+        # The latest legal_moves events sent, shared by the event streams of a seat (moves_event).
+        self._listings: OrderedDict[tuple[str, int, str, int], dict] = OrderedDict()
+        self._listings_lock = threading.Lock()
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -145,10 +154,25 @@ class Matches:
         MAX_MATCH_MOVES moves."""
         return listed_moves(seeding.game_of(meta), json.loads(snap.state), snap.version, seat)
 
-    def moves_event(self, snap: Snapshot, meta: dict, seat: int) -> dict:
+    def moves_event(self, match_id: str, snap: Snapshot, meta: dict, seat: int) -> dict:
         """The data of an event stream's ``legal_moves`` event: ``{"version": snap.version,
-        "moves": <seat_moves at that version>}`` (empty when the seat is not to act)."""
-        return {"version": snap.version, "moves": self.seat_moves(snap, meta, seat)}
+        "moves": <seat_moves at that version>}`` (empty when the seat is not to act). Worked
+        out once per seat and version of a match (its head: the write that made it) for
+        every stream of this worker that sends it; treat it as read-only."""
+        if not snap.head:   # (a match written before heads were kept: a version alone may be two)
+            return {"version": snap.version, "moves": self.seat_moves(snap, meta, seat)}
+        key = (match_id, snap.version, snap.head, seat)
+        with self._listings_lock:
+            data = self._listings.get(key)
+            if data is not None:
+                self._listings.move_to_end(key)
+                return data
+        data = {"version": snap.version, "moves": self.seat_moves(snap, meta, seat)}
+        with self._listings_lock:
+            self._listings[key] = data
+            while len(self._listings) > SHARED_LISTINGS:
+                self._listings.popitem(last=False)
+        return data
 
     # -- creating -----------------------------------------------------------------------------
 

@@ -321,7 +321,7 @@ def get_events(query, match_id):
         return {"outcome": outcome.to_json(), "scores": game.visible_scores(state, seat, sheet)}
 
     def moves(at) -> dict:   # (at: a snapshot at the last version sent)
-        return matches.moves_event(at, meta, seat)
+        return matches.moves_event(match_id, at, meta, seat)
 
     slots = current_app.extensions["referee.waiting"]
     slots.acquire()

@@ -64,7 +64,7 @@ def test_a_match_without_names_shows_null_for_every_seat(mclient):
 
 
 def test_names_of_32_characters_in_any_script_are_kept_as_given(mclient):
-    names = ["猫" * 32, " Zoë ", "李 明"]
+    names = ["猫" * 32, " Zoë ", "\u05d3\u05e0\u05d4 \u200f"]   # (Hebrew, with a right-to-left mark)
     created = _create(mclient, names=names)
     assert created.status_code == 201
     assert created.get_json()["names"] == names
@@ -77,9 +77,14 @@ def test_names_of_32_characters_in_any_script_are_kept_as_given(mclient):
     (["Ana", "", "Bo"], "/names/1"),
     (["Ana", "Ken", "猫" * 33], "/names/2"),
     (["Ana", " \u3000\t", "Bo"], "/names/1"),       # only whitespace (an ideographic space too)
+    (["Ana", "\u200b", "Bo"], "/names/1"),          # nothing to see: a zero-width space,
+    (["\ufeff\u200d \u200e", "Ken", "Bo"], "/names/0"),  # or invisible format characters and a space
     (["A\u0007na", "Ken", "Bo"], "/names/0"),        # a control character
     (["Ana", "Ken\nBo", "Cy"], "/names/1"),          # a line break
     (["Ana", "Ken\u2028", "Cy"], "/names/1"),        # a line separator
+    (["Ana", "\u202egnirts tuo", "Cy"], "/names/1"),  # a right-to-left override: it would turn the
+    (["\u2067Ana", "Ken", "Cy"], "/names/0"),          # text after the name round; an isolate opened
+    (["Ana", "Ken\u202a", "Cy"], "/names/1"),          # and an embedding likewise
     (["Ana", None, "Bo"], "/names/1"),
     (["Ana", 7, "Bo"], "/names/1"),
 ])
@@ -99,6 +104,10 @@ def test_the_refusals_of_names_are_said_in_japanese(memory_app):
     assert blank.get_json()["errors"] == [{"pointer": "/names/1", "detail": "名前を空白だけにはできません"}]
     control = client.post("/v1/matches", json={"game": GAME, "players": 2, "names": ["Ana", "\u001b"]}, headers=ja)
     assert control.get_json()["errors"] == [{"pointer": "/names/1", "detail": "名前に制御文字や改行は使えません"}]
+    override = client.post("/v1/matches", json={"game": GAME, "players": 2, "names": ["\u202eAna", "Ken"]},
+                           headers=ja)
+    assert override.get_json()["errors"] == [{"pointer": "/names/0",
+                                               "detail": "名前に文字の向きを変える制御文字は使えません"}]
 
 
 def test_a_finished_record_with_names_verifies(memory_app):
