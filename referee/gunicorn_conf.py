@@ -101,7 +101,8 @@ def on_starting(server):
     for the waiting requests beyond the limit."""
     if server.cfg.workers > 1 and not os.environ.get("REDIS_URL", "").strip():
         message = (f"Referee: {server.cfg.workers} workers need a shared match store: set REDIS_URL "
-                   "(see docs/guides/matches.md), or run one worker (WEB_CONCURRENCY=1, or referee serve --workers 1).")
+                   "(see docs/guides/operating.md, the match store), or run one worker "
+                   "(WEB_CONCURRENCY=1, or referee serve --workers 1).")
         server.log.error(message)
         raise SystemExit(message)
     from referee.store import max_waiting_from_env

@@ -48,9 +48,11 @@ window.TableSentences = (function () {
     return ctx.s("move.play", { card }) + " · " + parts.join(" · ");
   }
 
-  // A move as its button (or the log) says it; ``asked``: fields the table still names.
-  function move(ctx, m, asked) {
+  // A move as its button says it, to the seat that makes it; ``asked``: fields the table still
+  // names. ``logged``: as the log says it after a seat's name, with no "your".
+  function move(ctx, m, asked, logged) {
     if (!m || typeof m !== "object") return ctx.t("log.hidden");
+    const own = (key) => (logged ? key + ".logged" : key);
     const known = (value) => value !== null && value !== undefined;
     const pending = (asked || []).length ? " " + ctx.t("pending") : "";
     switch (m.type) {
@@ -59,12 +61,12 @@ window.TableSentences = (function () {
         if (m.source === "pile") {
           return (known(m.card) ? ctx.s("move.play.pile_card", { card: ctx.card(m.card) }) : ctx.s("move.play.pile")) + pending;
         }
-        return ctx.s(m.source === "hand" ? "move.play.hand" : "move.play", { card: ctx.card(m.card) });
+        return ctx.s(m.source === "hand" ? own("move.play.hand") : "move.play", { card: ctx.card(m.card) });
       case "draw":
         return (known(m.card) ? ctx.s("move.draw_card", { card: ctx.card(m.card) }) : ctx.s("move.draw")) + pending;
       case "decline": return ctx.s("move.decline");
-      case "show": return ctx.s("move.show", { card: known(m.card) ? ctx.card(m.card) : "" }).replace(/\s+$/, "");
-      case "contribute": return ctx.s("move.contribute");
+      case "show": return ctx.s(own("move.show"), { card: known(m.card) ? ctx.card(m.card) : "" }).replace(/\s+$/, "");
+      case "contribute": return ctx.s(own("move.contribute"));
       case "place":
         return Array.isArray(m.toys) ? ctx.s("move.place", { toys: m.toys.map((toy) => ctx.card(toy)).join(" · ") })
           : ctx.s("move.place_hidden");
@@ -103,7 +105,9 @@ window.TableSentences = (function () {
       case "sequence":
         return ctx.s("ev.sequence" + plural(e.fleas_discarded), { player, length: e.length, fleas: e.fleas_discarded });
       case "scratch":
-        return ctx.s("ev.scratch" + plural(e.fleas_each, true), { players: seats(ctx, e.players), fleas: e.fleas_each });
+        // one player scratched "takes", several "each take"
+        return ctx.s("ev.scratch" + ((e.players || []).length === 1 ? ".single" : "") + plural(e.fleas_each, true),
+          { players: seats(ctx, e.players), fleas: e.fleas_each });
       case "cards_drawn": return ctx.s("ev.cards_drawn" + plural(e.count, true), { player, count: e.count });
       case "game_end_triggered": return ctx.s("ev.game_end_triggered." + e.reason, { player });
       case "turn_passed": return ctx.s("ev.turn_passed", { player });

@@ -636,7 +636,7 @@
     const ctx = context();
     list.replaceChildren(...page.log.slice().reverse().map((entry) => el("li", {
       "data-version": entry.version, "data-source": entry.source, "data-player": entry.player,
-    }, el("span", { class: "entry", text: s("log.move", { player: seatName(entry.player), move: S.move(ctx, entry.move) }) }),
+    }, el("span", { class: "entry", text: s("log.move", { player: seatName(entry.player), move: S.move(ctx, entry.move, [], true) }) }),
     entry.events && entry.events.length
       ? el("ul", { class: "events" }, entry.events.map((e) => el("li", { text: S.event(ctx, e) }))) : null)));
   }

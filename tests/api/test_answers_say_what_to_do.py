@@ -50,6 +50,10 @@ def test_a_move_chosen_on_an_old_version_is_told_how_to_send_it_again(client):
     assert japanese.get_json()["title"] == "リソースが変更されています"
     assert japanese.headers["Content-Language"] == "ja" and "Accept-Language" in japanese.headers["Vary"]
     assert japanese.get_json()["type"] == "/problems/precondition-failed"
+    # The problem type's own page (GET on its type) says what to do too, not only what went wrong.
+    described = client.get("/problems/precondition-failed").get_json()["description"]
+    assert "Read the match, choose a move on that version and send it with If-Match: that ETag." in described
+    assert "weak tag" in described   # W/"1" is refused with this type too (RFC 9110 section 13.1.1)
 
 
 # -- 400: a body that is not JSON, told by line, column and byte offset ------------------------

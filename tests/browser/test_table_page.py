@@ -191,7 +191,7 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         for page in pages:
             page.click("button[data-lang='ja']")
             assert page.get_attribute("html", "lang") == "ja"
-        assert b.text_content("#moves-heading") == "あなたの手"
+        assert b.text_content("#moves-heading") == "あなたが選べる手"
         assert b.text_content("#hand-heading") == "あなたの手札"
         assert acting(pages, version) is b
         post_custom(a, {"type": "play", "player": 0, "source": "pile"})

@@ -110,3 +110,50 @@ def test_every_move_and_event_reads_as_a_sentence_in_both_languages(service_url,
                 assert english != japanese
     finally:
         context.close()
+
+
+LOGGED = TELL.replace("S.move(ctx, m, [])", "S.move(ctx, m, [], true)")
+
+
+def test_the_log_tells_a_seats_move_without_your(service_url, browser):
+    """The log heads each entry with the mover's name ("Ana: ..."), read by every seat: a move
+    told there speaks of no "your" hand, card or share, as its button to the mover does."""
+    moves = [{"type": "play", "player": 0, "source": "hand", "card": "C7-1"},
+             {"type": "show", "player": 1, "card": "manx"},
+             {"type": "contribute", "player": 1, "contribution": "ab" * 16}]
+    games = ["scratch-and-catch", "catatac", "catatac"]
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{service_url}/table")
+        page.wait_for_function("window.TableSentences !== undefined")
+        buttons = [page.evaluate(TELL, [game, "en", [], [move]])["moves"][0] for game, move in zip(games, moves)]
+        logged = [page.evaluate(LOGGED, [game, "en", [], [move]])["moves"][0] for game, move in zip(games, moves)]
+        assert buttons == ["Play Cat 7 from your hand", "Show your alpha card Manx", "Add your share to the shuffle"]
+        assert logged == ["Play Cat 7 from hand", "Show alpha card Manx", "Add a share to the shuffle"]
+    finally:
+        context.close()
+
+
+def test_a_scratch_on_one_player_says_takes_and_on_several_each_take(service_url, browser):
+    """Scratch & Catch's scratch event (rulebook "Scratch!"): every player but the scratcher
+    takes fleas, so with 2 players one player takes them, with 3 or more each of them does."""
+    events = [{"type": "scratch", "player": 0, "players": [1], "fleas_each": 1},
+              {"type": "scratch", "player": 0, "players": [1], "fleas_each": 2},
+              {"type": "scratch", "player": 0, "players": [1, 2], "fleas_each": 1},
+              {"type": "scratch", "player": 0, "players": [1, 2], "fleas_each": 2}]
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{service_url}/table")
+        page.wait_for_function("window.TableSentences !== undefined")
+        told = {language: page.evaluate(TELL, ["scratch-and-catch", language, events, []])["events"]
+                for language in ("en", "ja")}
+        assert told["en"] == ["Scratch! Seat 2 takes 1 flea.", "Scratch! Seat 2 takes 2 fleas.",
+                              "Scratch! Seat 2 and Seat 3 each take 1 flea.",
+                              "Scratch! Seat 2 and Seat 3 each take 2 fleas."]
+        assert [("ずつ" in text) for text in told["ja"]] == [False, False, True, True]
+    finally:
+        context.close()

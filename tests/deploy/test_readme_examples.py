@@ -1,6 +1,7 @@
 """The shell examples of the README and the guides, copied as they are, run against the
 service and answer what their comments say: the README's "Try it", the stateless guide's
-"Try it" and the table guide's worked example of unseen hands (curl and jq, as they say)."""
+"Try it", the table guide's worked example of unseen hands and the disputes guide's check of a
+finished match (curl and jq, as they say)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import json
 import re
 import shutil
 import subprocess
+import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 STATELESS = ROOT / "docs" / "guides" / "stateless.md"
 TABLE = ROOT / "docs" / "guides" / "table.md"
+DISPUTES = ROOT / "docs" / "guides" / "disputes.md"
 
 pytestmark = pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
                                 reason="the examples use curl and jq")
@@ -100,3 +104,50 @@ def test_table_guide_unseen_hands(base, tmp_path):
     kinds = {move["card"] for move in listed["moves"]}
     assert "P4" not in kinds and "capture-4" not in kinds and len(kinds) == 8 + 24 + 1 - 2
     assert all(move["table_fills"] == ["card"] for move in listed["moves"])
+
+
+def _post(url: str, body: dict, headers: dict | None = None) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.load(answer)
+
+
+def _get(url: str, secret: str) -> dict:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {secret}"})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.load(answer)
+
+
+def test_disputes_guide_checks_the_commitment_of_a_finished_match(base, tmp_path):
+    """The disputes guide's two blocks of "Check that nobody chose the deal": the first while the
+    match is played, the second once it is over; the record verifies and names the commitment
+    the match showed from version 0. A record rewritten to creator mode fails the comparison."""
+    text = DISPUTES.read_text(encoding="utf-8")
+    start = text.index("\n## Check that nobody chose the deal\n")
+    during, after = re.findall(r"```sh\n(.*?)```", text[start:], flags=re.S)
+    referee = str(Path(sys.executable).parent / "referee")
+    created = _post(f"http://{base}/v1/matches", {"game": "scratch-and-catch", "players": 2})
+    match_id, secrets = created["id"], [seat["secret"] for seat in created["seats"]]
+    assert _run(f"ID={match_id}\n{during}", base, tmp_path) == []
+    assert json.loads((tmp_path / "seeding.json").read_text()) == {
+        "mode": "referee", "commitment": created["seeding"]["commitment"]}
+    url = f"http://{base}/v1/matches/{match_id}"
+    for _ in range(1000):   # a 2-player game ends long before: its 60 cards are played two a turn
+        if _get(url, secrets[0])["outcome"]["finished"]:
+            break
+        for seat, secret in enumerate(secrets):
+            listed = _get(f"{url}/legal-moves?seat={seat}", secret)
+            if listed["moves"]:
+                _post(f"{url}/moves", {"move": listed["moves"][0]},
+                      {"Authorization": f"Bearer {secret}", "If-Match": f'"{listed["version"]}"'})
+    assert _get(url, secrets[0])["outcome"]["finished"]
+    script = after.replace(".venv/bin/referee", referee)
+    assert _run(f"ID={match_id}\n{script}", base, tmp_path) == [{"valid": True}]
+    # A record of another seeding fails the last line, though it may verify on its own.
+    record = json.loads((tmp_path / "record.json").read_text())
+    record["seeding"] = {"mode": "creator", "seed": record["seeding"]["seed"]}
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    last = script.strip().splitlines()[-1]
+    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", last], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 1 and '"creator"' in done.stdout

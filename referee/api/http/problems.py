@@ -43,7 +43,9 @@ PROBLEM_TYPES = {
     "request-timeout": "The request body did not arrive within the service's body deadline "
                        "(REFEREE_BODY_TIMEOUT_SECONDS, 10 s by default, one more second per 16 KiB received); "
                        "send it again at once.",
-    "precondition-failed": "If-Match names another version than the match's; the ETag header carries the current one.",
+    "precondition-failed": "The match has moved on from the version If-Match names (or If-Match gives only a "
+                           "weak tag, which never matches); the ETag header carries the current version. Read "
+                           "the match, choose a move on that version and send it with If-Match: that ETag.",
     "content-too-large": "The request body is larger than the service's limit "
                          "(REFEREE_MAX_BODY_BYTES, 1 MiB by default).",
     "unsupported-media-type": "Send the request body with Content-Type: application/json.",

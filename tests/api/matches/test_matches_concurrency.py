@@ -98,5 +98,8 @@ def test_several_workers_without_redis_refuse_to_start(tmp_path):
                           capture_output=True, text=True, timeout=30)
     assert done.returncode != 0
     assert "3 workers need a shared match store: set REDIS_URL" in done.stderr
+    # It points at the page that tells how to set REDIS_URL, and that page does.
+    assert "(see docs/guides/operating.md, the match store)" in done.stderr
+    assert "REDIS_URL=redis://" in (ROOT / "docs" / "guides" / "operating.md").read_text(encoding="utf-8")
     # Both ways to ask for one worker are named: the environment and the serve command's option.
     assert "WEB_CONCURRENCY=1, or referee serve --workers 1" in done.stderr
