@@ -11,13 +11,16 @@ window.TableJoin = (function () {
     const hash = window.location.hash.replace(/^#/, "");
     if (!hash) return null;
     const params = new URLSearchParams(hash);
+    // A match id is URL-safe base64 and a seat a whole number: a link that holds anything else
+    // (a path such as "..", an empty seat) joins nothing, rather than a path or seat it never named.
+    const id = (name) => (/^[A-Za-z0-9_-]{1,64}$/.test(params.get(name) || "") ? params.get(name) : null);
     let found = null;
     if (params.get("join")) {
-      const seat = Number(params.get("seat"));
+      const seat = /^\d{1,2}$/.test(params.get("seat") || "") ? Number(params.get("seat")) : null;
       const secret = params.get("secret") || "";
-      if (Number.isInteger(seat) && seat >= 0 && secret) found = { id: params.get("join"), seat, secret };
-    } else if (params.get("watch")) {
-      found = { id: params.get("watch"), seat: null, secret: null };
+      if (id("join") && seat !== null && secret) found = { id: id("join"), seat, secret };
+    } else if (id("watch")) {
+      found = { id: id("watch"), seat: null, secret: null };
     }
     if (params.get("join") || params.get("watch")) {
       window.history.replaceState(null, "", window.location.pathname + window.location.search);
