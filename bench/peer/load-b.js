@@ -143,6 +143,7 @@ function playLive() {
             return;
           }
           counters.moves++;
+          if (done) return;   // the match ended on a stream's `end` while this answer was on its way
           moved = true;
           arm();
           if (v.state.finished || v.outcome.finished) { counters.games++; return finish(); }
