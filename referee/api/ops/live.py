@@ -23,7 +23,7 @@ from referee.api.body.transport import close_after_answer
 from referee.api.http.problems import ProblemError
 from referee.api.ops import stopping
 from referee.engine.core import Game
-from referee.json_text import ascii_digits
+from referee.json_text import ascii_digits, dumps
 from referee.service.texts import Text, echo
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
@@ -133,11 +133,10 @@ def last_event_id(header: str | None) -> int | None:
 
 
 def sse(event: str, data: Any, event_id: int | None = None) -> str:
-    """One server-sent event: ``id:`` (when given), ``event:`` and ``data:`` (compact JSON)."""
-    lines = [] if event_id is None else [f"id: {event_id}"]
-    lines += [f"event: {event}", "data: " + json.dumps(data, sort_keys=True, separators=(",", ":"),
-                                                       ensure_ascii=False)]
-    return "\n".join(lines) + "\n\n"
+    """One server-sent event: ``id:`` (when given), ``event:`` and ``data:`` (canonical JSON,
+    :func:`referee.json_text.dumps`)."""
+    head = f"event: {event}\ndata: " if event_id is None else f"id: {event_id}\nevent: {event}\ndata: "
+    return head + dumps(data) + "\n\n"
 
 
 class SlotStream:
@@ -219,16 +218,20 @@ def _events(store, match_id: str, after: int, render: Render, finished: Callable
                                                     "to resume"})
                 return
             read += len(texts)
+            # The events of one wake are sent together: one write, not one per event.
+            events = []
             for entry in render([json.loads(text) for text in texts], last):
-                yield sse("move", entry, entry["version"])
+                events.append(sse("move", entry, entry["version"]))
                 last = entry["version"]
             ended = finished(json.loads(snap.state))
             if ended is not None and last >= snap.version:
-                yield sse("end", ended, last)
+                yield "".join(events) + sse("end", ended, last)
                 return
             if moves is not None and ended is None and snap.version == last != listed:
-                yield sse("legal_moves", moves(snap))
+                events.append(sse("legal_moves", moves(snap)))
                 listed = last
+            if events:
+                yield "".join(events)
             wait = heartbeat
             if ends is not None:
                 wait = min(wait, ends - time.monotonic())

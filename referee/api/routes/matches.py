@@ -77,6 +77,7 @@ _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 MOVE_REQUEST = MoveRequest()
 # The query of a move, read in the view (the body's fast path passes no query through webargs).
 _INCLUDE_PARSER = Blueprint.ARGUMENTS_PARSER
+_INCLUDE_QUERY = IncludeQuery()
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches: stored snapshots that advance one legal move at a time")
@@ -447,7 +448,8 @@ def post_move(body, match_id):
     (empty when it is not to act), so a seat that acts again learns it without another
     request. A replay under an `Idempotency-Key` carries the moves kept with the first answer.
     422 (pointer `/query/include`) for another value or a repeated `include`."""
-    _INCLUDE_PARSER.parse(IncludeQuery(), request, location="query")
+    if request.query_string:   # (an empty query has nothing to check)
+        _INCLUDE_PARSER.parse(_INCLUDE_QUERY, request, location="query")
     legal_moves = legal_moves_asked()
     matches = _matches()
     try:

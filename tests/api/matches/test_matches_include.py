@@ -29,18 +29,21 @@ def _app(store=None):
     return app, store
 
 
-def parse(chunk: bytes) -> dict | None:
-    """One server-sent event of a chunk (the stream sends one per chunk): ``{"event", "id",
-    "data"}``; None for a comment or the opening ``retry``."""
-    fields: dict = {}
-    for line in chunk.decode("utf-8").split("\n"):
-        if not line or line.startswith(":"):
-            continue
-        name, _, value = line.partition(": ")
-        fields[name] = value
-    if "event" not in fields:
-        return None
-    return {"event": fields["event"], "id": fields.get("id"), "data": json.loads(fields["data"])}
+def parse(chunk: bytes) -> list[dict]:
+    """The server-sent events of a chunk (a wake's events come in one chunk), in order, each
+    ``{"event", "id", "data"}``; comments and the opening ``retry`` are skipped. An event's
+    ``id`` is its own ``id:`` line (None without one)."""
+    events = []
+    for block in chunk.decode("utf-8").split("\n\n"):
+        fields: dict = {}
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        if "event" in fields:
+            events.append({"event": fields["event"], "id": fields.get("id"), "data": json.loads(fields["data"])})
+    return events
 
 
 class Follower:
@@ -69,21 +72,25 @@ class Follower:
         last event read."""
         idle = 0
         for chunk in self.chunks:
-            event = parse(chunk)
-            if event is None:
+            events = parse(chunk)
+            if not events:
                 idle += 1
                 assert idle < GIVE_UP, f"seat {self.seat}: no legal_moves at version {version}"
                 continue
             idle = 0
-            self.events.append(event)
-            if event["event"] == "legal_moves":
-                assert event["id"] is None   # (no id: a reconnection resumes after the last move)
-                self.moves, self.at = event["data"]["moves"], event["data"]["version"]
-                if self.at == version:
+            for number, event in enumerate(events):
+                self.events.append(event)
+                last = number == len(events) - 1
+                if event["event"] == "legal_moves":
+                    assert event["id"] is None   # (no id: a reconnection resumes after the last move)
+                    self.moves, self.at = event["data"]["moves"], event["data"]["version"]
+                    if self.at == version:
+                        assert last   # (the listing ends its batch)
+                        return event
+                    assert self.at < version
+                elif event["event"] == "end":
+                    assert last
                     return event
-                assert self.at < version
-            elif event["event"] == "end":
-                return event
         raise AssertionError(f"seat {self.seat}: the stream closed")
 
     def post(self, move: dict, version: int) -> dict:
@@ -309,8 +316,8 @@ def test_a_stream_sends_no_legal_moves_for_a_finished_match():
     auth = {"Authorization": f"Bearer {match['seats'][0]['secret']}"}
     stream = client.get(f"/v1/matches/{match['id']}/events?seat=0&include=legal_moves",
                         headers={**auth, "Last-Event-ID": str(final - 1)})
-    events = [parse(chunk) for chunk in stream.response]
-    assert [event["event"] for event in events if event] == ["move", "end"]
+    events = [event for chunk in stream.response for event in parse(chunk)]
+    assert [event["event"] for event in events] == ["move", "end"]
     done = client.get(f"/v1/matches/{match['id']}/events?seat=0&include=legal_moves",
                       headers={**auth, "Last-Event-ID": str(final)})
     assert done.status_code == 204 and done.data == b""
