@@ -114,6 +114,11 @@ class Store(Protocol):
         """The log entries (JSON texts) in order from index ``start`` (0: the first), or None
         when the match is absent."""
 
+    def follow(self, match_id: str, start: int = 0) -> tuple[list[str], Snapshot] | None:
+        """The log entries from index ``start`` and the snapshot, read at one moment (the
+        snapshot is at the version of the last entry), or None when the match is absent: what
+        an event stream reads each time it wakes."""
+
     def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
         """The text stored under idempotency key ``key`` (of its seat), or None."""
 

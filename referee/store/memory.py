@@ -83,6 +83,14 @@ class MemoryStore:
             match = self._live(match_id)
             return None if match is None else match.log[start:]
 
+    def follow(self, match_id: str, start: int = 0) -> tuple[list[str], Snapshot] | None:
+        with self._lock:
+            match = self._live(match_id)
+            if match is None:
+                return None
+            return match.log[start:], Snapshot(match.meta, match.version, match.state, match.updated, match.expires,
+                                               match.head)
+
     def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
         with self._lock:
             match = self._live(match_id)

@@ -1,7 +1,7 @@
 """The Redis match store: a single Redis server or a Redis Cluster.
 
-Keys of match ``id`` (one hash tag, so one cluster slot, so every script below runs
-unchanged on a cluster):
+Keys of match ``id`` (one hash tag, so one cluster slot, so every script runs
+unchanged on a cluster; the scripts are in referee/store/redis_keys.py):
 
 - ``match:{id}:snap``: hash ``meta`` (JSON text), ``version`` (int), ``state`` (JSON
   text), ``updated`` (epoch seconds), ``head`` (the token of the write that made this version);
@@ -83,6 +83,19 @@ from referee.store import (
 )
 from referee.store.coalesce import Coalescer
 from referee.store.deadline import deadline_for, renew_budget
+from referee.store.redis_keys import (
+    COMMIT,
+    CREATE,
+    FOLLOW,
+    LOG,
+    REMEMBER,
+    VERSIONS_KEPT,
+    announcement,
+    key_field,
+    key_order_key,
+    keys_of,
+    versions_key,
+)
 
 RETRIES = 2
 BACKOFF = 0.01  # seconds before the first retry, doubled after each
@@ -106,83 +119,6 @@ def _reason(failure: BaseException) -> str:
     if isinstance(failure, (RedisConnectionError, OSError)):
         return "cannot reach Redis"
     return "Redis did not answer"
-
-
-def _keep_key(keys: str, order: str, key: str, stored: str, bound: str) -> str:
-    """Lua: store idempotency key ``key`` -> ``stored`` in hash ``keys``, append it to list
-    ``order``; past ``bound`` keys of the key's seat (the fields that share its ``<seat>:``
-    prefix), forget that seat's oldest (MAX_IDEMPOTENCY_KEYS). The list holds at most
-    ``bound`` keys a seat, so the scan is short."""
-    return f"""redis.call('HSET', {keys}, {key}, {stored})
-redis.call('RPUSH', {order}, {key})
-local prefix = string.match({key}, '^[^:]*:')
-local own = {{}}
-for _, kept in ipairs(redis.call('LRANGE', {order}, 0, -1)) do
-  if string.sub(kept, 1, #prefix) == prefix then own[#own + 1] = kept end
-end
-if #own > tonumber({bound}) then
-  redis.call('LREM', {order}, 1, own[1])
-  redis.call('HDEL', {keys}, own[1])
-end
-"""
-
-
-# ARGV[6], ARGV[7]: the field of the seat's idempotency key (key_field; '' for none) and the
-# answer it keeps. ARGV[8]: this commit's token, the head of the version it writes. Found already: a retry of
-# a commit that did land (whose run also announced the version). KEYS[5], ARGV[9]: the
-# versions stream and how many it keeps. ARGV[10]: the expected head, '-' for any. KEYS[6],
-# ARGV[11]: the order of the idempotency keys and how many are kept.
-_COMMIT = """
-local done = redis.call('HGET', KEYS[4], ARGV[8])
-if done then return {'ok', done} end
-if ARGV[6] ~= '' then
-  local old = redis.call('HGET', KEYS[3], ARGV[6])
-  if old then
-    return {'replay', redis.call('HGET', KEYS[1], 'version') or '0', old}
-  end
-end
-local at = redis.call('HMGET', KEYS[1], 'version', 'head')
-local v = at[1]
-if not v then return {'missing'} end
-if v ~= ARGV[1] then return {'stale', v} end
-if ARGV[10] ~= '-' and (at[2] or '') ~= ARGV[10] then return {'changed', v} end
-local nv = tonumber(v) + 1
-redis.call('HSET', KEYS[1], 'version', nv, 'state', ARGV[2], 'updated', ARGV[4], 'head', ARGV[8])
-redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('HSET', KEYS[4], ARGV[8], nv)
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-redis.call('PEXPIRE', KEYS[4], ARGV[5])
-if ARGV[6] ~= '' then
-""" + _keep_key("KEYS[3]", "KEYS[6]", "ARGV[6]", "ARGV[7]", "ARGV[11]") + """end
-redis.call('PEXPIRE', KEYS[3], ARGV[5])
-redis.call('PEXPIRE', KEYS[6], ARGV[5])
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'v', tostring(nv))
-redis.call('PEXPIRE', KEYS[5], ARGV[5])
-return {'ok', tostring(nv)}
-"""
-
-_CREATE = """
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'version', 0, 'state', ARGV[2], 'updated', ARGV[3], 'head', ARGV[5])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1
-"""
-
-_LOG = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-return {'ok', redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
-"""
-
-_REMEMBER = """
-local t = redis.call('PTTL', KEYS[1])
-if t <= 0 then return false end
-local old = redis.call('HGET', KEYS[2], ARGV[1])
-if old then return old end
-""" + _keep_key("KEYS[2]", "KEYS[3]", "ARGV[1]", "ARGV[2]", "ARGV[3]") + """redis.call('PEXPIRE', KEYS[2], t)
-redis.call('PEXPIRE', KEYS[3], t)
-return false
-"""
 
 
 class _connection:
@@ -269,29 +205,7 @@ class IdleCheckedUnixConnection(_IdleChecked, redis.UnixDomainSocketConnection):
 
 
 WAIT_MARGIN_SECONDS = 1.0   # a blocking read's answer may come this long after its block time
-VERSIONS_KEPT = 16          # entries of a match's versions stream (only the newest one matters)
-
-
-def versions_key(match_id: str) -> str:
-    """The stream announcing a match's committed versions (same hash tag as its other keys)."""
-    return "match:{" + match_id + "}:versions"
-
-
-def key_order_key(match_id: str) -> str:
-    """The list of a match's idempotency keys, oldest first (same hash tag as its other keys)."""
-    return "match:{" + match_id + "}:keyorder"
-
-
-def key_field(key: IdempotencyKey) -> str:
-    """The field of a seat's idempotency key in the match's hash of keys: ``<seat>:<name>``.
-    A seat number holds no colon, so each field names one (seat, name) pair."""
-    return f"{key.seat}:{key.name}"
-
-
-def keys_of(match_id: str) -> tuple[str, str, str, str]:
-    """The snapshot, log, idempotency and commit token keys of a match (one hash tag)."""
-    tag = "match:{" + match_id + "}:"
-    return tag + "snap", tag + "log", tag + "keys", tag + "commits"
+ANNOUNCEMENTS_KEPT = 4096   # matches whose newest announcement read a process keeps (RedisStore.wait)
 
 
 class RedisStore:
@@ -318,6 +232,8 @@ class RedisStore:
         self._blocking_pid = 0
         self._coalescer = Coalescer()
         self._coalescer_pid = os.getpid()
+        self._announced: dict[str, tuple[str, int]] = {}   # match -> its newest announcement read: (id, version)
+        self._announced_lock = threading.Lock()
 
     # -- connection ------------------------------------------------------------------------
 
@@ -363,7 +279,8 @@ class RedisStore:
                 except (RedisError, RedisClusterException, OSError, ValueError) as error:
                     raise StoreUnavailable("cannot reach Redis", error) from None
                 self._scripts = {name: client.register_script(text) for name, text in
-                                 (("commit", _COMMIT), ("create", _CREATE), ("log", _LOG), ("remember", _REMEMBER))}
+                                 (("commit", COMMIT), ("create", CREATE), ("follow", FOLLOW), ("log", LOG),
+                                  ("remember", REMEMBER))}
                 self._client, self._pid = client, pid
             return self._client
 
@@ -441,20 +358,35 @@ class RedisStore:
                 self._blocking_pid = pid
             return self._blocking
 
-    def _block_on(self, stream: str, last: str, block_ms: int) -> None:
+    def _block_on(self, stream: str, last: str, block_ms: int) -> tuple[str, int] | None:
         """``XREAD BLOCK block_ms`` on ``stream`` after id ``last``, on one connection of the
         blocking client, given up WAIT_MARGIN_SECONDS after its block time: a Redis that stops
         answering (frozen, or a network that drops everything) costs a wait that much more than
-        asked, not the blocking client's socket timeout (the longest wait). Raises redis-py's
-        errors; a connection that failed or was given up is disconnected before it goes back."""
+        asked, not the blocking client's socket timeout (the longest wait). Returns the newest
+        announcement read, ``(id, version)``, or None when the block time passed without one.
+        Raises redis-py's errors; a connection that failed or was given up is disconnected
+        before it goes back."""
         client = self.blocking_client()
         if self.cluster:
             client = client.get_redis_connection(client.get_node_from_key(stream))
         with _connection(client.connection_pool) as connection:
-            connection.send_command("XREAD", "COUNT", 1, "BLOCK", block_ms, "STREAMS", stream, last)
+            connection.send_command("XREAD", "COUNT", VERSIONS_KEPT, "BLOCK", block_ms, "STREAMS", stream, last)
             if not connection.can_read(timeout=block_ms / 1000 + WAIT_MARGIN_SECONDS):
                 raise RedisTimeoutError(f"no answer within {block_ms / 1000 + WAIT_MARGIN_SECONDS:g} s of XREAD BLOCK")
-            connection.read_response()
+            reply = connection.read_response()
+        if not reply:
+            return None
+        entries = next(iter(reply.values())) if isinstance(reply, dict) else reply[0][1]   # (RESP3, RESP2)
+        return announcement(*entries[-1])
+
+    def _remember_announcement(self, match_id: str, announcement: tuple[str, int]) -> None:
+        """Keep the newest announcement this process read of a match (its stream id and
+        version), for the next wait at that version to read after it directly."""
+        with self._announced_lock:
+            self._announced.pop(match_id, None)
+            self._announced[match_id] = announcement
+            if len(self._announced) > ANNOUNCEMENTS_KEPT:
+                del self._announced[next(iter(self._announced))]
 
     def close(self) -> None:
         with self._lock:
@@ -504,6 +436,19 @@ class RedisStore:
         answer = self._run("log", [snap, log], [start])
         return None if not answer else list(answer[1])
 
+    def follow(self, match_id: str, start: int = 0) -> tuple[list[str], Snapshot] | None:
+        """(Store.follow.) One script call; the newest announcement it reads is kept for the
+        next wait at that version (:meth:`wait`)."""
+        snap, log, _, _ = keys_of(match_id)
+        answer = self._run("follow", [snap, log, versions_key(match_id)], [start])
+        if not answer:
+            return None
+        texts, (meta, version, state, updated, head), newest = answer
+        if newest:
+            self._remember_announcement(match_id, announcement(*newest[0]))
+        updated_at = float(updated or 0)
+        return list(texts), Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl, head or "")
+
     def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
         return self._call(lambda client: client.hget(keys_of(match_id)[2], key_field(key)))
 
@@ -533,22 +478,35 @@ class RedisStore:
         return Commit("missing")
 
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
+        """(Store.wait.) A wait at a version this process has read announced (the usual case
+        for an event stream, which waits again at the version its last wait returned) is one
+        XREAD after that announcement; another first reads the newest announcement and the
+        version. A wait that ends without an announcement reads the version (None: the match
+        expired)."""
         stream = versions_key(match_id)
         snap = keys_of(match_id)[0]
+        known = self._announced.get(match_id)
+        if known is not None and known[1] == version:
+            last = known[0]
+        else:
+            def newest_and_version(client):
+                # The stream's last id first, then the version: a commit after the version was
+                # read is announced after that id, so XREAD from it cannot miss it.
+                newest = client.xrevrange(stream, count=1)
+                return (announcement(*newest[0]) if newest else ("0-0", -1)), client.hget(snap, "version")
 
-        def newest_and_version(client):
-            # The stream's last id first, then the version: a commit after the version was
-            # read is announced after that id, so XREAD from it cannot miss it.
-            newest = client.xrevrange(stream, count=1)
-            return (newest[0][0] if newest else "0-0"), client.hget(snap, "version")
-
-        last, current = self._shared(("newest", match_id), lambda: self._call(newest_and_version))
-        if current is None or int(current) != version:
-            return None if current is None else int(current)
+            (last, announced), current = self._shared(("newest", match_id), lambda: self._call(newest_and_version))
+            if current is None or int(current) != version:
+                return None if current is None else int(current)
+            if announced == version:
+                self._remember_announcement(match_id, (last, announced))
         try:  # (not a _call: the wait is not store work, and the call before it renewed the deadline)
-            self._block_on(stream, last, max(1, int(timeout * 1000)))
+            newer = self._block_on(stream, last, max(1, int(timeout * 1000)))
         except (RedisError, RedisClusterException, OSError) as error:
             raise StoreUnavailable("Redis did not answer", error) from None
+        if newer is not None:
+            self._remember_announcement(match_id, newer)
+            return newer[1]
         current = self._shared(("version", match_id), lambda: self._call(lambda client: client.hget(snap, "version")))
         return None if current is None else int(current)
 

@@ -22,7 +22,8 @@ import redis
 
 from referee.app import create_app
 from referee.games import GAMES
-from referee.store.redis import _COMMIT, RedisStore
+from referee.store.redis import RedisStore
+from referee.store.redis_keys import COMMIT
 from tests.edge.support import DelayProxy, RedisServer, free_port, http, start_gunicorn
 
 GAME = GAMES["scratch-and-catch"]
@@ -111,8 +112,8 @@ def test_frozen_redis_under_load(tmp_path, redis_server):
 @pytest.mark.timing
 def test_commit_retried_after_a_late_reply_recognises_its_own_write(redis_server, delay, settings):
     raw = redis.Redis.from_url(redis_server.url)
-    raw.script_load(_COMMIT)  # so the first commit goes out as EVALSHA with the script's digest
-    marker = hashlib.sha1(_COMMIT.encode()).hexdigest().encode()
+    raw.script_load(COMMIT)  # so the first commit goes out as EVALSHA with the script's digest
+    marker = hashlib.sha1(COMMIT.encode()).hexdigest().encode()
     proxy = DelayProxy(redis_server.port, marker=marker, delay=delay, times=1)
     store = RedisStore(proxy.url, ttl=600, **settings)
     client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()
@@ -138,8 +139,8 @@ def test_commit_retried_after_a_late_reply_recognises_its_own_write(redis_server
 @pytest.mark.timing
 def test_commit_whose_every_reply_is_late_is_503_and_lands_at_most_once(redis_server):
     raw = redis.Redis.from_url(redis_server.url)
-    raw.script_load(_COMMIT)
-    marker = hashlib.sha1(_COMMIT.encode()).hexdigest().encode()
+    raw.script_load(COMMIT)
+    marker = hashlib.sha1(COMMIT.encode()).hexdigest().encode()
     proxy = DelayProxy(redis_server.port, marker=marker, delay=0.6, times=100)
     store = RedisStore(proxy.url, ttl=600, socket_timeout=0.2, deadline=0.5)
     client = create_app({"TESTING": True, "REFEREE_STORE": store}).test_client()

@@ -3,6 +3,7 @@ move, idempotency keys expiring with the match, one hash tag per match, lazy Red
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -171,6 +172,56 @@ class TestCommitRetried:
         stale = retried.commit(match, 0, '{"v":1}', '{"e":1}', time.time())
         assert (stale.kind, stale.version) == ("stale", 1 + later)
         assert len(retried.log(match)) == 1 + later
+
+
+class TestFollowing:
+    """What an event stream reads when it wakes (Store.follow) and how it waits (Store.wait)."""
+
+    def test_follow_reads_the_log_from_an_index_and_the_snapshot_of_its_last_entry(self, store):
+        match = new_match(store)
+        head = None
+        for version in (1, 2):
+            head = store.commit(match, version - 1, f'{{"v":{version}}}', f'{{"e":{version}}}', time.time()).head
+        texts, snap = store.follow(match, 1)
+        assert texts == ['{"e":2}']
+        assert (snap.version, snap.state, snap.meta, snap.head) == (2, '{"v":2}', '{"game":"x"}', head)
+        assert store.follow(match, 0)[0] == ['{"e":1}', '{"e":2}'] and store.follow(match, 2)[0] == []
+        assert store.follow("no-such-match") is None
+
+    def test_a_wait_at_the_version_a_follow_read_is_one_blocking_read(self, redis_url):
+        """The follow reads the newest announcement with the snapshot, so the wait that comes
+        next is XREAD alone: no XREVRANGE, no HGET, and the version comes in the announcement."""
+        store = RedisStore(redis_url, ttl=100)
+        raw = redis.Redis.from_url(redis_url, decode_responses=True)
+        match = new_match(store)
+        store.commit(match, 0, '{"v":1}', '{"e":1}', time.time())
+        assert store.follow(match)[1].version == 1
+
+        def calls() -> dict:
+            stats = raw.info("commandstats")
+            return {name: stats.get(f"cmdstat_{name}", {}).get("calls", 0) for name in ("xread", "xrevrange", "hget")}
+
+        def delta(since: dict) -> dict:
+            now = calls()
+            return {name: now[name] - since[name] for name in now}
+
+        before = calls()   # (a commit script's own calls, counted on another match)
+        store.commit(new_match(store), 0, '{"v":1}', '{"e":1}', time.time())
+        commit = delta(before)
+        before = calls()
+        committer = threading.Timer(0.2, lambda: store.commit(match, 1, '{"v":2}', '{"e":2}', time.time()))
+        committer.start()
+        assert store.wait(match, 1, 5) == 2
+        committer.join()
+        assert delta(before) == {name: commit[name] + (name == "xread") for name in commit}
+        after = calls()
+        # The announcement that woke it is kept too: the next wait reads after it, and ends
+        # at its time limit with one HGET (an expired match answers None).
+        assert store.wait(match, 2, 0.1) == 2
+        assert delta(after) == {"xread": 1, "xrevrange": 0, "hget": 1}
+        # A wait at another version than the one announced reads the newest first, and ends at once.
+        assert store.wait(match, 0, 5) == 2
+        store.close()
 
 
 class TestRedisKeysAndTTL:

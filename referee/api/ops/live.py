@@ -205,11 +205,11 @@ def _events(store, match_id: str, after: int, render: Render, finished: Callable
         listed = -1   # the version of the last legal_moves event sent
         read = 0   # log entries read so far
         while True:
-            texts = store.log(match_id, read)
-            snap = store.get(match_id) if texts is not None else None
-            if texts is None or snap is None:
+            followed = store.follow(match_id, read)
+            if followed is None:
                 yield sse("gone", {"detail": "the match expired or never existed"})
                 return
+            texts, snap = followed
             if snap.version < last:
                 # The store lost writes this stream had sent (a Redis restarted from an older
                 # dump): what it rendered may not be this history's. The client reconnects
