@@ -168,6 +168,16 @@ def strict_loads(data: bytes | str, on_float=None) -> Any:
     return value
 
 
+def loads(text: str) -> Any:
+    """A JSON text this service wrote itself (a stored state or log entry, written by
+    :func:`dumps`), read by orjson, about four times faster than ``json``; what orjson
+    refuses (an integer beyond 64 bits) is read by ``json``."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def dumps(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, UTF-8 text (same value, same bytes).
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple
 
 from referee.engine import information, joint
 from referee.engine.core import Game, Verdict
-from referee.json_text import dumps
+from referee.json_text import dumps, loads
 from referee.limits import MAX_MATCH_MOVES
 from referee.service import seeding, stateless
 from referee.service.errors import InvalidRequest, KeyReused, MatchFull, MatchNotFound, StaleVersion
@@ -120,7 +120,7 @@ class Matches:
         ``authorization`` carries. Raises MatchNotFound, InvalidRequest (no such seat),
         SeatSecretRequired, NotThisSeat."""
         snap = self.snapshot(match_id)
-        meta = json.loads(snap.meta)
+        meta = loads(snap.meta)
         self.observer.game(meta["game"])
         if seat is not None:
             require_seat(meta["seats"], seat, authorization)
@@ -130,7 +130,7 @@ class Matches:
         """:meth:`match_json` of a snapshot read (kept in the cache for the next move); with
         ``legal_moves`` (a seat's view only) also ``legal_moves``: :meth:`seat_moves` at the
         snapshot's version."""
-        state = json.loads(snap.state)
+        state = loads(snap.state)
         self.recent.put(match_id, snap.version, snap.head, meta, state, snap.state)
         answer = match_json(match_id, meta, snap.version, state, snap.updated, snap.expires, seat)
         if legal_moves and seat is not None:
@@ -143,16 +143,16 @@ class Matches:
         entries = self.store.log(match_id)
         if entries is None:
             raise not_found(match_id)
-        records = [json.loads(text) for text in entries]
+        records = [loads(text) for text in entries]
         revealed = information.revealed_keys(records)
-        names = seat_names(json.loads(snap.meta))
+        names = seat_names(loads(snap.meta))
         shown = [with_player_name(render(record, seat, revealed), names) for record in records]
         return max(shown[-1]["version"] if shown else 0, snap.version), shown
 
     def seat_moves(self, snap: Snapshot, meta: dict, seat: int) -> list[dict]:
         """Every move ``seat`` may make now, as it may see them; none once the match holds
         MAX_MATCH_MOVES moves."""
-        return listed_moves(seeding.game_of(meta), json.loads(snap.state), snap.version, seat)
+        return listed_moves(seeding.game_of(meta), loads(snap.state), snap.version, seat)
 
     def moves_event(self, match_id: str, snap: Snapshot, meta: dict, seat: int) -> dict:
         """The data of an event stream's ``legal_moves`` event: ``{"version": snap.version,
@@ -215,7 +215,7 @@ class Matches:
         if cached is not None:
             return Held(*cached), True
         snap = self.snapshot(match_id)
-        return Held(snap.version, snap.head, json.loads(snap.meta), None, snap.state), False
+        return Held(snap.version, snap.head, loads(snap.meta), None, snap.state), False
 
     def still_current(self, match_id: str, held: Held) -> bool:
         """Whether the store still holds ``held``'s version with its head. An illegal move
@@ -270,7 +270,7 @@ class Matches:
         game = seeding.game_of(meta)
         state = held.state
         if state is None:
-            state = json.loads(held.state_text)
+            state = loads(held.state_text)
             self.recent.put(match_id, version, held.head, meta, state, held.state_text)
         verdict = game.adjudicate(state, move, checked=True)
         if not verdict.legal:
@@ -417,7 +417,7 @@ def _record(fingerprint: str, version: int, body: str, language: str) -> str:
 def _replayed(stored: str, fingerprint: str) -> MoveAnswer:
     """The answer stored under a seat's idempotency key. Raises KeyReused when the seat used
     the key with another move."""
-    record: dict[str, Any] = json.loads(stored)
+    record: dict[str, Any] = loads(stored)
     if record["fp"] != fingerprint:
         raise KeyReused(Text("This Idempotency-Key was already used with another request: another move, or the other "
                              "include choice. Send a new key with a new request; a retry sends the same key with the "

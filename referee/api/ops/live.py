@@ -11,7 +11,6 @@ as the log renders it (referee.engine.information).
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -23,7 +22,7 @@ from referee.api.body.transport import close_after_answer
 from referee.api.http.problems import ProblemError
 from referee.api.ops import stopping
 from referee.engine.core import Game
-from referee.json_text import ascii_digits, dumps
+from referee.json_text import ascii_digits, dumps, loads
 from referee.service.texts import Text, echo
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
 
@@ -220,10 +219,10 @@ def _events(store, match_id: str, after: int, render: Render, finished: Callable
             read += len(texts)
             # The events of one wake are sent together: one write, not one per event.
             events = []
-            for entry in render([json.loads(text) for text in texts], last):
+            for entry in render([loads(text) for text in texts], last):
                 events.append(sse("move", entry, entry["version"]))
                 last = entry["version"]
-            ended = finished(json.loads(snap.state))
+            ended = finished(loads(snap.state))
             if ended is not None and last >= snap.version:
                 yield "".join(events) + sse("end", ended, last)
                 return
