@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import yaml
-
 from referee.app import create_app
+from tests.support.documents import load_yaml
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
 
 def test_docs_page_renders_every_operation_without_console_errors(service_url, browser):
-    contract = yaml.safe_load(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
+    contract = load_yaml(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
     operations = {(method.upper(), path) for path, item in contract["paths"].items()
                   for method in item if method in HTTP_METHODS}
     console_errors: list[str] = []
@@ -55,7 +54,7 @@ def test_docs_page_shows_markdown_and_real_problem_examples(service_url, browser
     the match operations, whose descriptions hold the most code, are opened); a move's 412 shows
     the problem the service answers, not Swagger UI's "string" placeholders; a match is created
     without a seed unless asked."""
-    contract = yaml.safe_load(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
+    contract = load_yaml(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
     match_operations = sum(method in HTTP_METHODS for path, item in contract["paths"].items()
                            if path.startswith("/v1/matches") for method in item)
     page = browser.new_page()
