@@ -7,12 +7,12 @@ with its default checks (no 5xx, status codes, content types and bodies as docum
 from pathlib import Path
 
 import schemathesis
-import yaml
 from hypothesis import HealthCheck, settings
 from markdown_it import MarkdownIt
 from openapi_spec_validator import validate
 
 from referee.app import create_app
+from tests.support.documents import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = ROOT / "openapi.yaml"
@@ -25,13 +25,13 @@ schema.app = app
 
 def test_committed_contract_matches_the_code():
     """openapi.yaml is what the code generates (regenerate with `referee openapi -o openapi.yaml`)."""
-    served = yaml.safe_load(app.test_client().get("/openapi.yaml").get_data(as_text=True))
-    committed = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+    served = load_yaml(app.test_client().get("/openapi.yaml").get_data(as_text=True))
+    committed = load_yaml(CONTRACT.read_text(encoding="utf-8"))
     assert committed == served, "openapi.yaml is stale: run `referee openapi -o openapi.yaml`"
 
 
 def test_contract_is_valid_openapi_3_1():
-    document = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+    document = load_yaml(CONTRACT.read_text(encoding="utf-8"))
     assert document["openapi"].startswith("3.1")
     validate(document)
 
@@ -55,7 +55,7 @@ def test_descriptions_are_commonmark_and_summaries_plain_text():
     ``<Game>View`` outside backticks is an unknown tag, dropped). A ``summary`` is shown as plain
     text: one short line without Markdown."""
     markdown = MarkdownIt("commonmark")
-    document = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+    document = load_yaml(CONTRACT.read_text(encoding="utf-8"))
     faults = []
     texts = list(_texts(document))
     for where, key, text in texts:

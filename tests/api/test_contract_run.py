@@ -39,7 +39,6 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import redis
-import yaml
 
 from referee.api.contract import problem_examples
 from referee.api.contract.examples import MATCH_ID, SHORT_DECK
@@ -48,12 +47,13 @@ from referee.api.ops.live import WaitingSlots
 from referee.limits import MAX_MATCH_MOVES
 from tests.edge.support import raw_request
 from tests.support.contract_run import JSON_TYPES, TRANSPORT_HEADERS, Contract, Exchange
+from tests.support.documents import load_yaml
 from tests.support.matches_support import Gunicorn, RedisServer, have, wait_for
 
 pytestmark = pytest.mark.skipif(not have("redis-server"), reason="needs redis-server")
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT = Contract(yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8")))
+CONTRACT = Contract(load_yaml((ROOT / "openapi.yaml").read_text(encoding="utf-8")))
 GAME = "scratch-and-catch"
 BODY_TIMEOUT = 0.3   # seconds, on the server of the limits
 MAX_BODY = 1024 * 1024

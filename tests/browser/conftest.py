@@ -31,9 +31,9 @@ def service_url():
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """A headless Chromium for the module."""
+    """A headless Chromium for the whole run (each test opens its own contexts or pages)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

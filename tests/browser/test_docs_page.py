@@ -9,43 +9,38 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import yaml
-
 from referee.app import create_app
-from tests.browser.conftest import CHROMIUM_FLAGS, chromium_path
+from tests.support.documents import load_yaml
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
 
-def test_docs_page_renders_every_operation_without_console_errors(service_url):
-    from playwright.sync_api import sync_playwright
-
-    contract = yaml.safe_load(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
+def test_docs_page_renders_every_operation_without_console_errors(service_url, browser):
+    contract = load_yaml(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
     operations = {(method.upper(), path) for path, item in contract["paths"].items()
                   for method in item if method in HTTP_METHODS}
     console_errors: list[str] = []
     page_errors: list[str] = []
     foreign: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_page()
-            page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
-            page.on("pageerror", lambda error: page_errors.append(str(error)))
-            page.on("request", lambda request: foreign.append(request.url)
-                    if urlsplit(request.url).netloc != urlsplit(service_url).netloc
-                    and not request.url.startswith("data:") else None)
-            page.goto(f"{service_url}/docs", wait_until="networkidle")
-            page.wait_for_selector(".opblock-summary", timeout=30_000)
-            rendered = page.eval_on_selector_all(
-                ".opblock-summary",
-                """blocks => blocks.map(b => [
-                    b.querySelector('.opblock-summary-method').textContent.trim(),
-                    b.querySelector('.opblock-summary-path').getAttribute('data-path')])""")
-            version = page.text_content(".info .version-stamp") or ""
-            body = page.text_content("body") or ""
-        finally:
-            browser.close()
+    context = browser.new_context()   # (nothing cached from another test's pages)
+    try:
+        page = context.new_page()
+        page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: page_errors.append(str(error)))
+        page.on("request", lambda request: foreign.append(request.url)
+                if urlsplit(request.url).netloc != urlsplit(service_url).netloc
+                and not request.url.startswith("data:") else None)
+        page.goto(f"{service_url}/docs", wait_until="networkidle")
+        page.wait_for_selector(".opblock-summary", timeout=30_000)
+        rendered = page.eval_on_selector_all(
+            ".opblock-summary",
+            """blocks => blocks.map(b => [
+                b.querySelector('.opblock-summary-method').textContent.trim(),
+                b.querySelector('.opblock-summary-path').getAttribute('data-path')])""")
+        version = page.text_content(".info .version-stamp") or ""
+        body = page.text_content("body") or ""
+    finally:
+        context.close()
     assert {(method, path) for method, path in rendered} == operations
     assert "OAS 3.1" in version
     assert "Unable to render this definition" not in body
@@ -59,7 +54,7 @@ def test_docs_page_shows_markdown_and_real_problem_examples(service_url, browser
     the match operations, whose descriptions hold the most code, are opened); a move's 412 shows
     the problem the service answers, not Swagger UI's "string" placeholders; a match is created
     without a seed unless asked."""
-    contract = yaml.safe_load(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
+    contract = load_yaml(create_app({"TESTING": True}).test_client().get("/openapi.yaml").get_data(as_text=True))
     match_operations = sum(method in HTTP_METHODS for path, item in contract["paths"].items()
                            if path.startswith("/v1/matches") for method in item)
     page = browser.new_page()

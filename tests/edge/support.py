@@ -169,10 +169,35 @@ class Answer:
         return json.loads(self.body)
 
 
-def exchange(port: int, data: bytes, linger: float = 0.5, head_only: bool = False) -> Answer:
+# Sent after an answer on the same connection: a connection the server kept serves it (and is
+# then closed, as it asks); one the server closed answers nothing.
+PROBE = b"GET /healthz HTTP/1.1\r\nHost: referee\r\nConnection: close\r\n\r\n"
+
+
+def _read_to_close(sock: socket.socket, seconds: float) -> tuple[bytes, bool]:
+    """What arrives on ``sock`` until the server closes the connection (then True) or
+    ``seconds`` pass (then False)."""
+    received = b""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            part = sock.recv(65536)
+        except socket.timeout:
+            return received, False
+        except ConnectionResetError:
+            return received, True
+        if not part:
+            return received, True
+        received += part
+    return received, False
+
+
+def exchange(port: int, data: bytes, head_only: bool = False) -> Answer:
     """Send ``data``; the first final answer (1xx answers skipped), its body framed by
-    Content-Length (none when ``head_only``: the answer to a HEAD), then whether the server
-    closes the connection within ``linger`` seconds."""
+    Content-Length (none when ``head_only``: the answer to a HEAD). Then whether the server
+    closed the connection after it (``closed``): a GET /healthz sent next on the connection
+    gets no answer when it did, and its 200 (and no other byte before it) when it kept it."""
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         try:
             sock.sendall(data)
@@ -193,20 +218,16 @@ def exchange(port: int, data: bytes, linger: float = 0.5, head_only: bool = Fals
             if not part:
                 break
             body += part
-        extra, closed = body[length:], False
-        end = time.monotonic() + linger
-        while (left := end - time.monotonic()) > 0:
-            sock.settimeout(left)
-            try:
-                part = sock.recv(65536)
-            except socket.timeout:
-                break
-            except ConnectionResetError:
-                closed = True
-                break
-            if not part:
-                closed = True
-                break
-            extra += part
+        extra = body[length:]
+        try:
+            sock.sendall(PROBE)
+        except OSError:
+            closed = True
+        else:
+            after, closed = _read_to_close(sock, 5)
+            if after.startswith(b"HTTP/1.1 200 OK\r\n"):
+                closed = False   # the probe was served (then closed, as it asks): the connection was kept
+            else:
+                extra += after
         assert not extra, f"bytes after the answer: {extra[:200]!r}"
         return Answer(lines[0], fields, body[:length], closed)

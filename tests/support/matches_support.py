@@ -7,6 +7,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -144,8 +145,11 @@ class Gunicorn:
         return self
 
     def stop(self) -> None:
+        """Quick shutdown (SIGINT): the test is over and waits for no answer. A graceful one
+        (SIGTERM) costs up to a second more, the gevent worker's polling interval; the tests
+        of graceful stopping send SIGTERM themselves."""
         if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
+            self.process.send_signal(signal.SIGINT)
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:

@@ -2,16 +2,18 @@
 
 import random
 from collections import Counter
-from itertools import permutations
+from itertools import permutations, product
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from referee.games.call_of_katulhu import GAME
 from referee.games.call_of_katulhu.deal import catalogue_of
 from tests.games.call_of_katulhu.katulhu_helpers import MECH
 
-GAMES_PER_RUN = 500
+GAMES_PER_RUN = 100        # the default run, besides one game of each mode below
+SLOW_GAMES_PER_RUN = 500   # -m slow
 MAX_MOVES = 3000
 
 
@@ -71,15 +73,39 @@ def choose(state, moves, rnd):
     return rnd.choice(moves)
 
 
+GAMES = dict(seed=st.text(min_size=1, max_size=12), chance=st.sampled_from(["seeded", "seeded", "table"]),
+             advanced=st.booleans(), small=st.sampled_from([False, False, True]), play_seed=st.integers(0, 2**32))
+# One game of each mode (chance, advanced, small catalogue), whatever the random draws.
+MODES = [dict(seed=f"mode-{i}", chance=chance, advanced=advanced, small=small, play_seed=i)
+         for i, (chance, advanced, small) in enumerate(product(["seeded", "table"], [False, True], [False, True]))]
+
+
+def _with_modes(test):
+    for mode in MODES:
+        test = example(**mode)(test)
+    return test
+
+
+@_with_modes
 @settings(max_examples=GAMES_PER_RUN, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.text(min_size=1, max_size=12), chance=st.sampled_from(["seeded", "seeded", "table"]),
-       advanced=st.booleans(), small=st.sampled_from([False, False, True]), play_seed=st.integers(0, 2**32))
+@given(**GAMES)
 def test_random_complete_games_keep_the_invariants(seed, chance, advanced, small, play_seed):
     """Random complete games: never crash; conserve every cat of the catalogue and both toy
     decks; keep the table at most 5 cats and nobody at 7 cats before the end; hide each
     placement from the other seat; every listed move is judged legal, moves not listed are
     judged illegal, and once per game the listed moves equal exactly the moves adjudicate
     accepts among every move of a plausible shape."""
+    _play_and_check(seed, chance, advanced, small, play_seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_GAMES_PER_RUN, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAMES)
+def test_random_complete_games_keep_the_invariants_long(seed, chance, advanced, small, play_seed):
+    _play_and_check(seed, chance, advanced, small, play_seed)
+
+
+def _play_and_check(seed, chance, advanced, small, play_seed):
     rnd = random.Random(play_seed)
     options = {"chance": chance, "advanced": advanced}
     if small:

@@ -7,8 +7,10 @@ conserved: the ones in play plus the 2 removed unseen make the booster's content
 cards are each in one place and every player drew one."""
 
 import random
+from itertools import product
 
-from hypothesis import HealthCheck, assume, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from referee.games.catatac import GAME
@@ -88,12 +90,38 @@ def _play_game(seed, players, boosters, hockey, kittens, chance):
                        for clan in C.CLANS) or not winners
 
 
-@settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 10**9), players=st.sampled_from([2, 4, 6]), boosters=st.sampled_from(BOOSTER_SETS),
-       hockey=st.booleans(), kittens=st.booleans(), chance=st.sampled_from(["seeded", "table"]))
+GAMES_PER_RUN = 60         # the default run, besides one game of each mode below
+SLOW_GAMES_PER_RUN = 300   # -m slow
+GAMES = dict(seed=st.integers(0, 10**9), players=st.sampled_from([2, 4, 6]), boosters=st.sampled_from(BOOSTER_SETS),
+             hockey=st.booleans(), kittens=st.booleans(), chance=st.sampled_from(["seeded", "table"]))
+# The sweep below plays every booster set without Deck Hockey or Kittens; here each with one of
+# them, whatever the random draws.
+VARIANTS = [dict(seed=seed, players=players, boosters=boosters, hockey=hockey, kittens=not hockey,
+                 chance=("seeded", "table")[seed % 2])
+            for seed, (boosters, players, hockey) in enumerate(product(BOOSTER_SETS, [2, 4, 6], [True, False]))
+            if C.paw_deck_size(not hockey, boosters) >= 6 * players + 1]
+
+
+def _with_variants(test):
+    for game in VARIANTS:
+        test = example(**game)(test)
+    return test
+
+
+@_with_variants
+@settings(max_examples=GAMES_PER_RUN, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(**GAMES)
 def test_random_complete_booster_games_keep_every_invariant(seed, players, boosters, hockey, kittens, chance):
     """The Boosters, Setup to End of the Game: each booster alone and all three together."""
     assume(C.paw_deck_size(kittens, boosters) >= 6 * players + 1)  # Kittens: enough cards to deal
+    _play_game(seed, players, boosters, hockey, kittens, chance)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_GAMES_PER_RUN, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(**GAMES)
+def test_random_complete_booster_games_keep_every_invariant_long(seed, players, boosters, hockey, kittens, chance):
+    assume(C.paw_deck_size(kittens, boosters) >= 6 * players + 1)
     _play_game(seed, players, boosters, hockey, kittens, chance)
 
 

@@ -6,7 +6,8 @@ attempt), every listed move is judged legal, and sampled moves not listed are ju
 import random
 from itertools import product
 
-from hypothesis import HealthCheck, assume, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from referee.games.catatac import GAME
@@ -104,12 +105,37 @@ def _play_game(seed, players, hockey, kittens, marathon, chance):
     return steps
 
 
-@settings(max_examples=500, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 10**9), players=st.sampled_from([2, 4, 6]), hockey=st.booleans(),
-       kittens=st.booleans(), marathon=st.booleans(), chance=st.sampled_from(["seeded", "table"]))
+GAMES_PER_RUN = 100        # the default run, besides one Marathon game of each mode below
+SLOW_GAMES_PER_RUN = 500   # -m slow
+GAMES = dict(seed=st.integers(0, 10**9), players=st.sampled_from([2, 4, 6]), hockey=st.booleans(),
+             kittens=st.booleans(), marathon=st.booleans(), chance=st.sampled_from(["seeded", "table"]))
+# The sweep below plays every mode without the Marathon; here each with it, whatever the random draws.
+MARATHONS = [dict(seed=seed, players=players, hockey=hockey, kittens=kittens, marathon=True, chance=chance)
+             for seed, (players, hockey, kittens, chance) in enumerate(
+                 product([2, 4, 6], [False, True], [False, True], ["seeded", "table"]))
+             if not (kittens and players == 6)]
+
+
+def _with_marathons(test):
+    for game in MARATHONS:
+        test = example(**game)(test)
+    return test
+
+
+@_with_marathons
+@settings(max_examples=GAMES_PER_RUN, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(**GAMES)
 def test_random_complete_games_keep_every_invariant(seed, players, hockey, kittens, marathon, chance):
     """Setup to End of the Game, all variants: conservation, ball on a spot, legal_moves == adjudicate."""
     assume(not (kittens and players == 6))  # Variants, Kittens: 35 cards cannot deal 6 hands
+    _play_game(seed, players, hockey, kittens, marathon, chance)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_GAMES_PER_RUN, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(**GAMES)
+def test_random_complete_games_keep_every_invariant_long(seed, players, hockey, kittens, marathon, chance):
+    assume(not (kittens and players == 6))
     _play_game(seed, players, hockey, kittens, marathon, chance)
 
 

@@ -26,7 +26,8 @@ from referee.games.catatac import GAME
 from referee.games.catatac.cards import alpha_pile, kind_counts, kind_of
 from tests.support.pointers import replace
 
-SHADOW_GAMES = int(os.environ.get("REFEREE_SHADOW_GAMES", "300"))
+SHADOW_GAMES = int(os.environ.get("REFEREE_SHADOW_GAMES", "100"))
+SLOW_SHADOW_GAMES = 300   # -m slow
 UNSEEN = {"chance": "table", "hands": "unseen"}
 
 
@@ -169,10 +170,16 @@ def shadow_game(number: int) -> int:
 
 
 def test_shadow_games_agree_at_every_step():
-    """At least 300 complete games of 2, 4 and 6 players, with Deck Hockey, Kittens, Marathon and
-    the three boosters."""
+    """SHADOW_GAMES complete games (100; REFEREE_SHADOW_GAMES sets another count) of 2, 4
+    and 6 players, with Deck Hockey, Kittens, Marathon and the three boosters; 300 under slow."""
     moves = sum(shadow_game(number) for number in range(SHADOW_GAMES))
     assert moves > 20 * SHADOW_GAMES
+
+
+@pytest.mark.slow
+def test_shadow_games_agree_at_every_step_long():
+    moves = sum(shadow_game(number) for number in range(SLOW_SHADOW_GAMES))
+    assert moves > 20 * SLOW_SHADOW_GAMES
 
 
 # -- the mode itself: the worked example of docs/guides/table.md ("Unseen hands") ----------------

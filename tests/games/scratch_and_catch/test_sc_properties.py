@@ -1,14 +1,18 @@
 """Property tests: random complete Scratch & Catch games (hypothesis)."""
 
+import random
 from collections import Counter
+from itertools import product
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch.cards import deck_ids
 
-GAMES_PER_RUN = 500
+GAMES_PER_RUN = 100        # the default run, besides one game of each mode below
+SLOW_GAMES_PER_RUN = 500   # -m slow
 
 
 def all_cards(state):
@@ -35,12 +39,36 @@ def unlisted_candidates(state, listed, rnd):
     return [m for m in candidates if m not in listed]
 
 
+GAMES = dict(seed=st.text(min_size=1, max_size=12), players=st.integers(2, 6),
+             chance=st.sampled_from(["seeded", "seeded", "table"]), rnd=st.randoms(use_true_random=False))
+# One game of each mode (player count, chance), whatever the random draws.
+MODES = [dict(seed=f"mode-{i}", players=players, chance=chance, rnd=random.Random(i))
+         for i, (players, chance) in enumerate(product(range(2, 7), ["seeded", "table"]))]
+
+
+def _with_modes(test):
+    for mode in MODES:
+        test = example(**mode)(test)
+    return test
+
+
+@_with_modes
 @settings(max_examples=GAMES_PER_RUN, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.text(min_size=1, max_size=12), players=st.integers(2, 6),
-       chance=st.sampled_from(["seeded", "seeded", "table"]), rnd=st.randoms(use_true_random=False))
+@given(**GAMES)
 def test_random_complete_games_keep_the_invariants(seed, players, chance, rnd):
     """Random complete games: never crash, conserve all 76 cards, never make fleas negative,
     every listed move is judged legal and nearby unlisted moves are judged illegal."""
+    _play_and_check(seed, players, chance, rnd)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_GAMES_PER_RUN, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAMES)
+def test_random_complete_games_keep_the_invariants_long(seed, players, chance, rnd):
+    _play_and_check(seed, players, chance, rnd)
+
+
+def _play_and_check(seed, players, chance, rnd):
     state = GAME.setup(players, seed, {"chance": chance})
     expected = Counter(all_cards(state))
     assert len(expected) == 76 and sum(expected.values()) == 76

@@ -20,7 +20,8 @@ from referee.games.scratch_and_catch import GAME
 from referee.games.scratch_and_catch.cards import kind_of
 from tests.support.pointers import replace
 
-SHADOW_GAMES = int(os.environ.get("REFEREE_SHADOW_GAMES", "300"))
+SHADOW_GAMES = int(os.environ.get("REFEREE_SHADOW_GAMES", "100"))
+SLOW_SHADOW_GAMES = 300   # -m slow
 DEFAULT_KINDS = {"C1": 5, "C2": 6, "C3": 7, "C4": 7, "C5": 7, "C6": 7, "C7": 7, "C8": 7, "C9": 6, "C10": 5,
                  "S1": 1, "S2": 1, "S3": 1, "S4": 1, "S5": 2, "S6": 2, "S7": 1, "S8": 1, "S9": 1, "S10": 1}
 
@@ -101,9 +102,16 @@ def shadow_game(number: int) -> int:
 
 
 def test_shadow_games_agree_at_every_step():
-    """At least 300 complete games, 2 to 6 players, both scoring options, default and other decks."""
+    """SHADOW_GAMES complete games (100; REFEREE_SHADOW_GAMES sets another count), 2 to 6
+    players, both scoring options, default and other decks; 300 under slow."""
     moves = sum(shadow_game(number) for number in range(SHADOW_GAMES))
     assert moves > 30 * SHADOW_GAMES
+
+
+@pytest.mark.slow
+def test_shadow_games_agree_at_every_step_long():
+    moves = sum(shadow_game(number) for number in range(SLOW_SHADOW_GAMES))
+    assert moves > 30 * SLOW_SHADOW_GAMES
 
 
 # -- the mode itself ---------------------------------------------------------------------------
