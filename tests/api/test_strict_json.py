@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.json_text import _may_hold_float, error_place, strict_loads
+from referee.json_text import _may_hold_float, dumps, error_place, loads, strict_loads
 
 # A float in JSON: a digit followed by a fraction or an exponent (RFC 8259 section 6); an
 # integer orjson reads as a float: 19 digits or more.
@@ -47,6 +47,26 @@ def test_strict_loads_reads_what_json_reads_and_counts_every_float(value):
     loaded = strict_loads(data, on_float=lambda: floats.append(True))
     assert loaded == json.loads(data)
     assert len(floats) == _float_count(value)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.integers(min_value=2 ** 63 - 2, max_value=2 ** 70)
+                    | st.integers(min_value=-(2 ** 70), max_value=-(2 ** 63) + 2)
+                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+                    max_leaves=20))
+def test_a_stored_text_reads_back_as_the_value_written(value):
+    """Stored states and log entries are written by dumps and read by loads (orjson, with json
+    for what orjson does not read as json does): the same value, and the same types."""
+    loaded = loads(dumps(value))
+    assert loaded == value and dumps(loaded) == dumps(value)
+
+
+def test_integers_beyond_64_bits_read_as_integers():
+    # orjson reads an integer beyond 64 bits as a float: 2**64 = 18446744073709551616.
+    assert loads("[18446744073709551616,-9223372036854775809]") == [2 ** 64, -(2 ** 63) - 1]
+    assert type(loads("18446744073709551616")) is int
+    assert loads("18446744073709551615") == 2 ** 64 - 1   # the largest orjson reads itself
 
 
 def _float_count(value) -> int:

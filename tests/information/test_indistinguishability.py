@@ -194,8 +194,14 @@ class Harness:
         if finished:
             text = b"".join(response.response)
         else:
+            # Blocks, not chunks: the events of one wake come joined in one chunk, and a chunk
+            # read past the last event would be a heartbeat, a wait of its interval.
+            blocks = 1 + self.store.get(match_id).version - after + listed
             chunks = iter(response.response)
-            text = b"".join(next(chunks) for _ in range(1 + self.store.get(match_id).version - after + listed))
+            text = b""
+            while text.count(b"\n\n") < blocks:
+                text += next(chunks)
+            assert text.count(b"\n\n") == blocks and b": heartbeat" not in text
             assert not listed or b"event: legal_moves\n" in text
         response.close()
         return response.status_code, response.mimetype, text

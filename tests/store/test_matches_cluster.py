@@ -4,6 +4,8 @@ keys (one hash tag per match) work unchanged, for matches spread over every node
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 import pytest
 import redis
@@ -56,5 +58,33 @@ def test_matches_on_a_three_node_cluster(cluster):
         log = client.get(f"/v1/matches/{match_id}/log").get_json()
         assert [e["version"] for e in log["entries"]] == [1, 2, 3]
         assert all(raw.pttl(key) > 590_000 for key in keys_of(match_id))
+    raw.close()
+    store.close()
+
+
+def test_a_stream_follows_and_waits_on_every_node(cluster):
+    """Store.follow's script (snapshot, log and versions stream: one slot) and a wait after
+    the announcement it read (XREAD on the node owning the match) work on each node: a commit
+    made while waiting wakes the wait with its version, and the next follow reads its entry."""
+    store = RedisStore(cluster.url, cluster=True, ttl=600)
+    raw = redis.RedisCluster.from_url(cluster.url)
+    owners = set()
+    index = 0
+    while len(owners) < 3:
+        assert index < 60, "matches should land on every node"
+        index += 1
+        match_id = f"follow-{index}"
+        owners.add(raw.get_node_from_key(keys_of(match_id)[0]).port)
+        store.create(match_id, '{"game":"x"}', '{"v":0}', time.time())
+        store.commit(match_id, 0, '{"v":1}', '{"e":1}', time.time())
+        texts, snap = store.follow(match_id, 0)
+        assert (texts, snap.version, snap.state) == (['{"e":1}'], 1, '{"v":1}')
+        assert store._announced[match_id][1] == 1
+        committer = threading.Timer(0.2, lambda m=match_id: store.commit(m, 1, '{"v":2}', '{"e":2}', time.time()))
+        committer.start()
+        started = time.monotonic()
+        assert store.wait(match_id, 1, 5) == 2 and time.monotonic() - started < 2
+        committer.join()
+        assert store.follow(match_id, 1)[0] == ['{"e":2}']
     raw.close()
     store.close()

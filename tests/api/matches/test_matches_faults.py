@@ -182,6 +182,23 @@ def test_an_event_stream_on_a_frozen_redis_says_unavailable_after_its_heartbeat(
     store.close()
 
 
+def test_a_stream_waiting_after_an_announcement_read_says_unavailable_in_time(server):
+    """Past version 0 a stream's wake reads the newest announcement with the snapshot, and its
+    wait is one XREAD after it, with no call before (RedisStore.wait): frozen during that
+    wait, the stream still ends with ``unavailable`` about a second after its heartbeat."""
+    server.start()
+    store = RedisStore(server.url, ttl=600)
+    client = create_app({"TESTING": True, "REFEREE_STORE": store, "REFEREE_EVENTS_HEARTBEAT_SECONDS": 1}).test_client()
+    match = client.post("/v1/matches", json={"game": "scratch-and-catch", "players": 2}).get_json()
+    play_one(client, store, match, 0)
+    body, took = _frozen_during(server, 0.3, lambda: client.get(f"/v1/matches/{match['id']}/events").get_data(
+        as_text=True))
+    assert store._announced[match["id"]][1] == 1   # (the wait that froze was the XREAD alone)
+    assert body.startswith("retry: 1000\nid: 1\n\nevent: unavailable\n") and body.count("event: ") == 1
+    assert took < 1 + WAIT_MARGIN_SECONDS + 1.5, f"unavailable after {took:.1f} s"
+    store.close()
+
+
 def test_a_wait_that_opens_a_connection_to_a_frozen_redis_gives_up_as_quickly(server):
     """A waiting request may need a new connection of the blocking client (a fresh worker, more
     waiters than idle connections, or one disconnected after a give-up): opening it and its
