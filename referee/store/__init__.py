@@ -138,8 +138,10 @@ class Store(Protocol):
 
     def wait(self, match_id: str, version: int, timeout: float) -> int | None:
         """Block until the match is at another version than ``version``, or ``timeout``
-        seconds pass; return the version then (None when the match is absent). A commit
-        announces its new version so that waiters on any server wake at once."""
+        seconds pass; return a version the match had then: another than ``version`` once it
+        moved (not always the newest, when many moves landed at once: read the match to
+        know), else ``version`` (None when the match is absent). A commit announces its new
+        version so that waiters on any server wake at once."""
 
     def health(self) -> dict:
         """``{"kind", "ok", ...}``; never raises."""
