@@ -34,6 +34,9 @@ fi
 OUT=$HERE/results/$(date +%Y%m%d-%H%M%S); mkdir -p "$OUT"
 RESULTS=$OUT/results.jsonl
 PORT_A=18950; PORT_B=18960; PORT_REDIS=18970
+for port in $PORT_A $PORT_B $PORT_REDIS; do   # (wait_port would take a stranger's server for ours)
+  (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && { echo "port $port is taken: stop what listens there"; exit 1; }
+done
 echo "checkout: $CHECKOUT at $(git -C "$CHECKOUT" rev-parse --short HEAD)  venv: $VENV  node: $(node --version)  nproc: $(nproc)" | tee "$OUT/env.txt"
 echo "rounds $ROUNDS, $SECS s measured after $WARMUP s, $MATCHES matches of 2 seats; results in $OUT" | tee -a "$OUT/env.txt"
 
