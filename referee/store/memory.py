@@ -74,9 +74,7 @@ class MemoryStore:
     def get(self, match_id: str) -> Snapshot | None:
         with self._lock:
             match = self._live(match_id)
-            if match is None:
-                return None
-            return Snapshot(match.meta, match.version, match.state, match.updated, match.expires, match.head)
+            return None if match is None else _snapshot(match)
 
     def log(self, match_id: str, start: int = 0) -> list[str] | None:
         with self._lock:
@@ -86,10 +84,7 @@ class MemoryStore:
     def follow(self, match_id: str, start: int = 0) -> tuple[list[str], Snapshot] | None:
         with self._lock:
             match = self._live(match_id)
-            if match is None:
-                return None
-            return match.log[start:], Snapshot(match.meta, match.version, match.state, match.updated, match.expires,
-                                               match.head)
+            return None if match is None else (match.log[start:], _snapshot(match))
 
     def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
         with self._lock:
@@ -152,3 +147,8 @@ class MemoryStore:
             count = len(self._matches)
         return {"kind": self.kind, "ok": True, "matches": count,
                 "note": "in-process store: one process only, matches are lost on restart"}
+
+
+def _snapshot(match: _Match) -> Snapshot:
+    """What a reader is given of a match held in memory (its fields, copied as they are now)."""
+    return Snapshot(match.meta, match.version, match.state, match.updated, match.expires, match.head)

@@ -428,6 +428,10 @@ class RedisStore:
             lambda client: client.hmget(snap, ("meta", "version", "state", "updated", "head")))
         if meta is None or version is None or state is None:
             return None
+        return self._snapshot(meta, version, state, updated, head)
+
+    def _snapshot(self, meta: str, version: str, state: str, updated: str | None, head: str | None) -> Snapshot:
+        """A snapshot of the fields of a match's ``snap`` hash, as Redis answers them."""
         updated_at = float(updated or 0)
         return Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl, head or "")
 
@@ -443,11 +447,10 @@ class RedisStore:
         answer = self._run("follow", [snap, log, versions_key(match_id)], [start])
         if not answer:
             return None
-        texts, (meta, version, state, updated, head), newest = answer
+        texts, fields, newest = answer
         if newest:
             self._remember_announcement(match_id, announcement(*newest[0]))
-        updated_at = float(updated or 0)
-        return list(texts), Snapshot(meta, int(version), state, updated_at, updated_at + self.ttl, head or "")
+        return list(texts), self._snapshot(*fields)
 
     def idempotent(self, match_id: str, key: IdempotencyKey) -> str | None:
         return self._call(lambda client: client.hget(keys_of(match_id)[2], key_field(key)))
