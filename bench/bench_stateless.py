@@ -45,7 +45,7 @@ if "--code" in sys.argv:  # the source tree of another revision (see --baseline)
 from referee.games import GAMES  # noqa: E402
 
 IN_PROCESS_AIM = 50_000
-HTTP_AIM = 0.8
+HTTP_AIM = 0.85
 
 ECHO_APP = textwrap.dedent('''
     from flask import Flask, Response, request
