@@ -178,8 +178,9 @@ def event_stream(store, game: Game, match_id: str, after: int, render: Render,
     applied move (``id:`` its version, ``data:`` the log entry as ``render`` shows it to the
     reader), a ``: heartbeat`` comment after ``heartbeat`` seconds without a move, and an ``end``
     event (``finished(state)``: outcome and scores) once the game is over; ``gone`` when the
-    match expired, ``unavailable`` when the store stops answering or lost versions the stream
-    had sent (the client reconnects with Last-Event-ID). After ``limit`` seconds (None: never),
+    match expired, ``unavailable`` when the store stops answering, lost versions the stream
+    had sent, or lost log entries of versions it holds (the client reconnects with
+    Last-Event-ID). After ``limit`` seconds (None: never),
     and when its gevent worker stops (referee/api/ops/stopping.py), the stream ends without a word,
     at a moment it is not sending, and the client reconnects.
     Holds one waiting slot (taken by the caller) until it is closed.
@@ -222,6 +223,12 @@ def _events(store, match_id: str, after: int, render: Render, finished: Callable
             for entry in render([loads(text) for text in texts], last):
                 events.append(sse("move", entry, entry["version"]))
                 last = entry["version"]
+            if last < snap.version:
+                # The log lacks entries up to the stored version (a Redis under memory pressure
+                # evicted the log list): waiting at ``last`` would return at once, every time.
+                yield "".join(events) + sse("unavailable", {"detail": "the match store lost moves of this match's "
+                                                                      "log; reconnect to resume"})
+                return
             ended = finished(loads(snap.state))
             if ended is not None and last >= snap.version:
                 yield "".join(events) + sse("end", ended, last)

@@ -330,6 +330,29 @@ def test_a_stream_whose_moves_the_store_lost_ends_so_that_the_client_resumes(ser
     assert (int(resumed["id"]), resumed["data"]) == (3, log["entries"][2])
 
 
+def test_a_stream_whose_next_entries_the_log_lacks_ends_rather_than_spins(servers):
+    """A Redis under memory pressure evicts keys one by one (``maxmemory-policy allkeys-lru``):
+    here the log list, while the snapshot stays. The next move leaves the store at version 3
+    with a log of one entry, so a stream that has sent version 2 finds no entry after it. It
+    must say ``unavailable`` at once and end (a reconnection gets the same answer, a second
+    apart), not read the log and the version again and again, never writing a byte (so never
+    noticing that its client left)."""
+    a, b = servers
+    match = _create(a, seed="live-evicted")
+    for version in range(2):
+        _play_next(b, match, version)
+    stream = _Stream(a, f"/v1/matches/{match['id']}/events", {"Last-Event-ID": "2"})
+    client = redis.Redis.from_url(a.env["REDIS_URL"])
+    assert client.delete("match:{" + match["id"] + "}:log") == 1   # as an eviction does
+    _play_next(b, match, 2)
+    commands = client.info("stats")["total_commands_processed"]
+    started = time.monotonic()
+    ended = stream.next(within=10)
+    assert ended["event"] == "unavailable" and time.monotonic() - started < 5
+    assert client.info("stats")["total_commands_processed"] - commands < 200
+    stream.close()
+
+
 def test_under_sync_workers_a_long_poll_ends_before_the_worker_timeout(tmp_path):
     """gunicorn kills a sync worker busy with one request longer than GUNICORN_TIMEOUT, and its
     client gets a 500. With sync workers the longest wait is 5 s less (docs/reference/configuration.md):
