@@ -295,6 +295,16 @@ def test_waiting_requests_are_bounded_per_process():
                       ).status_code == 304
 
 
+def _ends_unavailable_without_spinning(stream, client) -> None:
+    """The stream says ``unavailable`` within 5 s and ends, in fewer than 200 Redis commands."""
+    commands = client.info("stats")["total_commands_processed"]
+    started = time.monotonic()
+    ended = stream.next(within=10)
+    assert ended["event"] == "unavailable" and time.monotonic() - started < 5
+    assert client.info("stats")["total_commands_processed"] - commands < 200
+    stream.close()
+
+
 def test_a_stream_whose_moves_the_store_lost_ends_so_that_the_client_resumes(servers):
     """The store loses versions a stream had sent (its keys put back as they were at version
     2, as a failover to a replica behind its primary does). Before: the stream read an empty
@@ -316,12 +326,7 @@ def test_a_stream_whose_moves_the_store_lost_ends_so_that_the_client_resumes(ser
         for key, value in saved.items():
             restore.restore(key, 0, value, replace=True)
         restore.execute()
-    commands = client.info("stats")["total_commands_processed"]
-    started = time.monotonic()
-    ended = stream.next(within=10)
-    assert ended["event"] == "unavailable" and time.monotonic() - started < 5
-    assert client.info("stats")["total_commands_processed"] - commands < 200
-    stream.close()
+    _ends_unavailable_without_spinning(stream, client)
     again = _Stream(a, f"/v1/matches/{match['id']}/events", {"Last-Event-ID": "4"})  # EventSource reconnects
     _play_next(b, match, 2)                                   # the new history's version 3
     resumed = again.next(within=10)
@@ -345,12 +350,7 @@ def test_a_stream_whose_next_entries_the_log_lacks_ends_rather_than_spins(server
     client = redis.Redis.from_url(a.env["REDIS_URL"])
     assert client.delete("match:{" + match["id"] + "}:log") == 1   # as an eviction does
     _play_next(b, match, 2)
-    commands = client.info("stats")["total_commands_processed"]
-    started = time.monotonic()
-    ended = stream.next(within=10)
-    assert ended["event"] == "unavailable" and time.monotonic() - started < 5
-    assert client.info("stats")["total_commands_processed"] - commands < 200
-    stream.close()
+    _ends_unavailable_without_spinning(stream, client)
 
 
 def test_under_sync_workers_a_long_poll_ends_before_the_worker_timeout(tmp_path):
