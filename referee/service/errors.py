@@ -188,7 +188,8 @@ def too_many_containers(error: TooManyContainers, path: str | None = None) -> Te
         return Text("{path} holds more than {limit:,} arrays and objects, more than Referee reads. Replay a long "
                     "game in parts, each from the state the last part ended on.", path=path, limit=error.limit)
     return Text("The request body holds more than {limit:,} arrays and objects, more than the service reads. Send "
-                "a smaller body (a long replay in parts, each from the state the last part ended on).",
+                "a smaller body (a long replay in parts, each from the state the last part ended on; a long match "
+                "record with the command line, referee verify RECORD.json).",
                 limit=error.limit)
 
 

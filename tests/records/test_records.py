@@ -343,6 +343,17 @@ def test_a_record_too_long_for_one_request_is_413():
     assert answer.status_code == 413 and answer.get_json()["errors"][0]["pointer"] == "/moves"
 
 
+def test_a_record_over_the_body_limit_is_413_pointing_to_the_command_line():
+    """A record over REFEREE_MAX_BODY_BYTES (1 MiB by default) cannot be sent in parts as a
+    replay can: the 413 names the command that verifies it offline."""
+    record = finished_record(*MODES[0], seed=0)
+    record["moves"] = record["moves"] * ((1 << 20) // len(json.dumps(record["moves"])) + 1)
+    assert len(json.dumps(record)) > 1 << 20
+    answer = Table().client.post("/v1/records/verify", json=record)
+    assert answer.status_code == 413
+    assert "referee verify RECORD.json" in answer.get_json()["detail"]
+
+
 def test_a_record_with_a_name_twice_in_an_object_is_not_a_record(tmp_path):
     """RFC 8259 section 4: with a name repeated, parsers differ on which value counts (Python's
     reader and most keep the last, others the first). A record holding its real seed after a

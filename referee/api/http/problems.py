@@ -123,11 +123,13 @@ def body_too_large(limit: int | None, headers: Mapping[str, str] | None = None) 
     to name), whether its length was announced or it came in chunks."""
     if limit is None:
         detail = Text("The request body is larger than the limit of this service. Send a smaller body (a long "
-                      "replay in parts, each from the state the last part ended on).")
+                      "replay in parts, each from the state the last part ended on; a long match record with the "
+                      "command line, referee verify RECORD.json).")
     else:
         detail = Text("The request body is larger than the limit of this service ({limit} bytes, "
                       "REFEREE_MAX_BODY_BYTES). Send a smaller body (a long replay in parts, each from the state "
-                      "the last part ended on).", limit=limit)
+                      "the last part ended on; a long match record with the command line, referee verify "
+                      "RECORD.json).", limit=limit)
     return problem_response(413, detail, headers=headers)
 
 
