@@ -94,7 +94,7 @@ class MatchNotFound(Refused):
 class SeatSecretRequired(Refused):
     """The seat's secret is missing, malformed or no seat's in this match (401)."""
 
-    status, slug, title = 401, "unauthorized", "Seat secret required"
+    status, slug, title = 401, "unauthorized", "Seat secret missing or wrong"
 
 
 class NotThisSeat(Refused):

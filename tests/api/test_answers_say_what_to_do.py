@@ -56,6 +56,19 @@ def test_a_move_chosen_on_an_old_version_is_told_how_to_send_it_again(client):
     assert "weak tag" in described   # W/"1" is refused with this type too (RFC 9110 section 13.1.1)
 
 
+# -- 401: one problem type for a missing and a wrong secret, titled for both --------------------
+
+@pytest.mark.parametrize("authorization", [None, "Bearer not-a-secret-of-this-match"])
+def test_a_missing_or_wrong_secret_is_one_problem_titled_for_both(client, authorization):
+    match_id, _, move = _match(client)
+    headers = {"If-Match": '"0"', **({"Authorization": authorization} if authorization else {})}
+    english = client.post(f"/v1/matches/{match_id}/moves", json={"move": move}, headers=headers)
+    assert english.status_code == 401 and english.get_json()["type"] == "/problems/unauthorized"
+    assert english.get_json()["title"] == "Seat secret missing or wrong"
+    japanese = client.post(f"/v1/matches/{match_id}/moves", json={"move": move}, headers={**headers, **JA})
+    assert japanese.get_json()["title"] == "席のシークレットがないか、違います"
+
+
 # -- 400: a body that is not JSON, told by line, column and byte offset ------------------------
 
 # (body, what the reader found, line, column, byte offset), each worked out by hand:

@@ -62,7 +62,8 @@ PROBLEM_TYPES = {
                       "(REFEREE_REQUIRE_SIGNED_STATES). Send the state exactly as answered, with its signature.",
     "unplayable-options": "The game cannot be set up with these options or this player count; errors point at them.",
     "precondition-required": "Moves in a match need If-Match with the match's current ETag.",
-    "unauthorized": "This request needs a seat's secret: Authorization: Bearer <secret>.",
+    "unauthorized": "This request needs a seat's secret, as the match gave it when it was created: "
+                    "Authorization: Bearer <secret>. It was missing, or no seat's secret in this match.",
     "forbidden": "The secret given is another seat's.",
     "unreadable-file": "Command line: a file named as input cannot be read (missing, or no permission).",
     "malformed-header": "A header's value does not follow its syntax (If-Match: entity tags in double quotes, "
