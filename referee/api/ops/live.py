@@ -21,7 +21,6 @@ from referee import settings
 from referee.api.body.transport import close_after_answer
 from referee.api.http.problems import ProblemError
 from referee.api.ops import stopping
-from referee.engine.core import Game
 from referee.json_text import ascii_digits, dumps, loads
 from referee.service.texts import Text, echo
 from referee.store import MAX_WAIT_SECONDS, StoreUnavailable, max_waiting_from_env
@@ -170,7 +169,7 @@ class SlotStream:
 Render = Callable[[list[dict], int], list[dict]]
 
 
-def event_stream(store, game: Game, match_id: str, after: int, render: Render,
+def event_stream(store, match_id: str, after: int, render: Render,
                  finished: Callable[[dict], dict | None], heartbeat: float, slots: WaitingSlots,
                  limit: float | None = None, moves: Callable[[Any], dict] | None = None) -> SlotStream:
     """The text/event-stream of a match from version ``after`` on: ``retry:`` and ``id: after``

@@ -14,7 +14,6 @@ See docs/guides/matches.md and docs/reference/events.md.
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from importlib import import_module
@@ -34,7 +33,6 @@ from referee.api.http.problems import ProblemError, store_unavailable
 from referee.api.ops import live, stopping
 from referee.api.ops.metrics import count_store_error, count_verdict, name_game
 from referee.api.routes.games import json_response, language_of_request
-from referee.engine import information
 from referee.engine.joint import CONTRIBUTE
 from referee.games import GAMES, PACKAGES
 from referee.schemas.compiled import fast_load
@@ -56,6 +54,7 @@ from referee.schemas.matches import (
 from referee.schemas.pointers import pointer_errors
 from referee.service import seeding
 from referee.service.errors import InvalidRequest, Refused
+from referee.service.following import Follower
 from referee.service.matches import (
     LISTING_ONLY,
     IfMatch,
@@ -63,9 +62,7 @@ from referee.service.matches import (
     Observer,
     check_names,
     etag,
-    render,
     seat_names,
-    with_player_name,
 )
 from referee.service.seats import require_seat
 from referee.service.texts import Text, echo
@@ -303,33 +300,15 @@ def get_events(query, match_id):
     snap, meta = matches.read(match_id, seat, _authorization())
     resumed = live.last_event_id(request.headers.get("Last-Event-ID"))
     after = snap.version if resumed is None else min(resumed, snap.version)
-    game = seeding.game_of(meta)
-    if resumed is not None and resumed >= snap.version and game.score(json.loads(snap.state))[1].finished:
+    follower = Follower(matches, match_id, meta, seat)
+    if resumed is not None and resumed >= snap.version and follower.is_over(snap):
         return _no_more_events()
-    revealed: set[str] = set()   # every key revealed by the entries read so far
-    names = seat_names(meta)
-
-    def rendered(records: list[dict], after_version: int) -> list[dict]:
-        # ``records``: the next entries of the log. Each is shown as /log would show it now.
-        revealed.update(information.revealed_keys(records))
-        shown = frozenset(revealed)
-        return [with_player_name(render(record, seat, shown), names)
-                for record in records if record["version"] > after_version]
-
-    def finished(state: dict) -> dict | None:
-        sheet, outcome = game.score(state)
-        if not outcome.finished:
-            return None
-        return {"outcome": outcome.to_json(), "scores": game.visible_scores(state, seat, sheet)}
-
-    def moves(at) -> dict:   # (at: a snapshot at the last version sent)
-        return matches.moves_event(match_id, at, meta, seat)
-
     slots = current_app.extensions["referee.waiting"]
     slots.acquire()
-    stream = live.event_stream(matches.store, game, match_id, after, rendered, finished,
+    stream = live.event_stream(matches.store, match_id, after, follower.entries, follower.ended,
                                current_app.extensions["referee.heartbeat"], slots,
-                               current_app.extensions["referee.stream_limit"], moves if legal_moves else None)
+                               current_app.extensions["referee.stream_limit"],
+                               follower.legal_moves if legal_moves else None)
     response = Response(stream, content_type="text/event-stream; charset=utf-8")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
