@@ -6,7 +6,7 @@ per match under the match's hash tag, or a condition in the in-process store), s
 waiting on any server wakes as soon as the move lands. Waiting requests cost a greenlet under
 gevent workers, not a worker; each process lets at most ``REFEREE_MAX_WAITING`` requests wait
 at once (503 with ``Retry-After`` beyond). Every entry sent is rendered for its reader exactly
-as the log renders it (referee.engine.information).
+as the log renders it (referee/service/following.py).
 """
 
 from __future__ import annotations
