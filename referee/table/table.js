@@ -372,9 +372,7 @@
       if (typeof payload.player_name === "string" && typeof payload.player === "number") {
         page.names[payload.player] = payload.player_name;
       }
-      // Any event may be the one that reveals what an earlier entry hid from this reader.
-      const revealing = Array.isArray(payload.events) && payload.events.length > 0
-        && page.log.some((entry) => entry.redacted === true && entry.version < payload.version);
+      const revealing = revealsEarlier(payload);
       if (!page.log.some((entry) => entry.version === payload.version)) {
         page.log.push({ ...payload, source: "stream" });
         page.log.sort((a, b) => a.version - b.version);
@@ -397,6 +395,22 @@
       page.ended = true;
       setConnection("gone");
     }
+  }
+
+  // The event types that turn hidden values face up, per game (docs/reference/events.md, "What
+  // each reader sees"; a test keeps them equal to the games' declarations). A value hidden for
+  // good (a card drawn at a table game) is never read again.
+  const REVEALING = {
+    catatac: ["game_over"],
+    "call-of-katulhu": ["toys_revealed", "cat_discarded"],
+    "scratch-and-catch": [],
+  };
+
+  // Whether a stream entry may show a value an earlier entry hid from this reader.
+  function revealsEarlier(entry) {
+    const types = REVEALING[page.match && page.match.game] || [];
+    return Array.isArray(entry.events) && entry.events.some((e) => e && types.includes(e.type))
+      && page.log.some((earlier) => earlier.redacted === true && earlier.version < entry.version);
   }
 
   // GET /log renders every entry as the reader may read it now, with the values the game has
