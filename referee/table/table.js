@@ -23,7 +23,9 @@
     match: null,        // the last match view (with its etag)
     moves: null,        // {version, moves, etag}: the seat's legal moves
     liveLegal: false,   // the stream sends legal_moves (include=legal_moves)
-    log: [],
+    log: [],            // the log entries shown, oldest first (``redacted``: values hidden from this reader)
+    logReading: null,   // the generation whose /log is being read again
+    logAgain: false,    // a move with events came while it was read
     lastEventId: 0,
     ended: false,
     generation: 0,      // bumped on join/leave: stale streams and answers are dropped
@@ -370,11 +372,13 @@
       if (typeof payload.player_name === "string" && typeof payload.player === "number") {
         page.names[payload.player] = payload.player_name;
       }
+      const revealing = revealsEarlier(payload);
       if (!page.log.some((entry) => entry.version === payload.version)) {
         page.log.push({ ...payload, source: "stream" });
         page.log.sort((a, b) => a.version - b.version);
       }
       renderLog();
+      if (revealing) rereadLog();
       if (!page.match || payload.version > page.match.version) refresh();
     } else if (type === "legal_moves") {
       page.liveLegal = true;
@@ -390,6 +394,47 @@
     } else if (type === "gone") {
       page.ended = true;
       setConnection("gone");
+    }
+  }
+
+  // The event types that turn hidden values face up, per game (docs/reference/events.md, "What
+  // each reader sees"; a test keeps them equal to the games' declarations). A value hidden for
+  // good (a card drawn at a table game) is never read again.
+  const REVEALING = {
+    catatac: ["game_over"],
+    "call-of-katulhu": ["toys_revealed", "cat_discarded"],
+    "scratch-and-catch": [],
+  };
+
+  // Whether a stream entry may show a value an earlier entry hid from this reader.
+  function revealsEarlier(entry) {
+    const types = REVEALING[page.match && page.match.game] || [];
+    return Array.isArray(entry.events) && entry.events.some((e) => e && types.includes(e.type))
+      && page.log.some((earlier) => earlier.redacted === true && earlier.version < entry.version);
+  }
+
+  // GET /log renders every entry as the reader may read it now, with the values the game has
+  // revealed since the stream sent it (docs/guides/matches.md, "Reading the log"). Its entries
+  // replace those of the same versions; the stream's newer ones stay. Coalesces calls made while
+  // one runs; an answer for a match the page has left is dropped.
+  async function rereadLog() {
+    const generation = page.generation;
+    if (page.logReading === generation) { page.logAgain = true; return; }
+    page.logReading = generation;
+    try {
+      do {
+        page.logAgain = false;
+        const log = await api(matchPath("/log") + seatQuery(), { headers: headers({}, true) });
+        if (generation !== page.generation || !log.ok) return;
+        const newer = page.log.filter((entry) => entry.version > log.body.version);
+        page.log = [...log.body.entries.map((entry) => ({ ...entry, source: "log" })), ...newer];
+        takeNames(log.body.names);
+        renderLog();
+      } while (page.logAgain);
+    } catch (error) {
+      // The entries stay as the stream sent them; the next move with events reads /log again.
+    } finally {
+      if (page.logReading === generation) page.logReading = null;
     }
   }
 

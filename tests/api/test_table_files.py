@@ -76,3 +76,20 @@ def test_every_rulebook_section_a_verdict_cites_has_a_reminder_on_the_page():
     written = {heading.replace('\\"', '"') for heading in re.findall(r'^    "((?:[^"\\]|\\.)+)": \{', sections, re.M)}
     cited = {rule for game in GAMES.values() for _, rule in game.messages.values()}
     assert cited and cited <= written
+
+
+def test_the_page_reads_the_log_again_on_the_events_each_game_declares_revealing():
+    """The page's REVEALING lists, per game, the event types its disclosure declares as
+    revealing hidden values (referee/engine/information.py, Reveals): no more, no fewer."""
+    from referee.engine.information import Reveals
+    from referee.games import GAMES
+
+    script = (TABLE_DIR / "table.js").read_text(encoding="utf-8")
+    table = script[script.index("  const REVEALING = {"):]
+    table = table[:table.index("\n  };")]
+    listed = {game: set(re.findall(r'"([a-z_]+)"', types))
+              for game, types in re.findall(r'^    "?([a-z-]+)"?: \[([^\]]*)\],', table, re.M)}
+    declared = {game.id: {kind for kind, declaration in game.disclosure.events.items()
+                          if isinstance(declaration, Reveals)} for game in GAMES.values()}
+    assert declared["call-of-katulhu"] == {"toys_revealed", "cat_discarded"}   # rulebook: Gameplay, the stall
+    assert listed == declared
