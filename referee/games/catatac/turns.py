@@ -74,7 +74,12 @@ def draw(state: State, move: dict) -> tuple[State, list[dict]]:
         options = state["options"]
         if card not in cards.game_paw_set(options["kittens"], boosters_of(options)):
             raise illegal("UNKNOWN_CARD", card=card)  # as the stateless check: "unknown card id"
-        raise illegal("CARD_NOT_IN_DECK", card=card)
+        # Copies of a kind are the same printed card: the id only tells them apart, and a player
+        # cannot tell which one was drawn. The table's draw takes a copy of the kind named.
+        kind = cards.kind_of(card)
+        card = next((other for other in state["paw_deck"] if cards.kind_of(other) == kind), None)
+        if card is None:
+            raise illegal("CARD_NOT_IN_DECK", card=move["card"])
     new = copy_state(state)
     seat = move["player"]
     new["paw_deck"].remove(card)

@@ -209,11 +209,33 @@ def _take_from_pile(state: State, move: Move) -> str:
     if state["options"]["chance"] == "table":
         if seen is None:
             raise Illegal(rule_violation("CARD_REQUIRED"))
-        if seen not in pile:
-            raise Illegal(_unknown_or_elsewhere(state, seen))
-        pile.remove(seen)
+        taken = _copy_in_pile(state, seen)
+        pile.remove(taken)
+        holder = next((seat for seat, player in enumerate(state["players"]) if seen in player["hand"]), None)
+        if holder is None:   # (the named copy lies face up: every reader sees where it is)
+            return taken
+        # The named copy lies in a hand: the two copies swap ids, so the card played face up is
+        # the one named and no reader learns where that id was.
+        hand = state["players"][holder]["hand"] = list(state["players"][holder]["hand"])
+        hand[hand.index(seen)] = taken
         return seen
     return pile.pop(0)
+
+
+def _copy_in_pile(state: State, card: Any) -> str:
+    """The copy a table takes from the draw pile when it names ``card``: ``card`` itself when
+    the pile holds it, else the first copy of its kind there. Copies of a kind are the same
+    printed card (Components): the id only tells them apart, and a player cannot tell which one
+    was drawn. Raises Illegal: UNKNOWN_CARD, or CARD_NOT_IN_PILE when no copy is in the pile."""
+    pile = state["draw_pile"]
+    if card in pile:
+        return card
+    if isinstance(card, str) and card in deck_set(*deck_of(state["options"])):
+        kind = kind_of(card)
+        for other in pile:
+            if kind_of(other) == kind:
+                return other
+    raise Illegal(_unknown_or_elsewhere(state, card))
 
 
 def _play(state: State, move: Move) -> tuple[State, Events]:
@@ -292,8 +314,7 @@ def _draw(state: State, move: Move) -> tuple[State, Events]:
     card = move.get("card")
     if card is None:
         raise Illegal(rule_violation("CARD_REQUIRED"))
-    if card not in state["draw_pile"]:
-        raise Illegal(_unknown_or_elsewhere(state, card))
+    card = _copy_in_pile(state, card)   # (the drawn card stays hidden: no other hand changes)
     new = _copy_state(state)
     seat = move["player"]
     new["draw_pile"].remove(card)

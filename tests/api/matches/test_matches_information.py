@@ -147,6 +147,32 @@ def test_scratch_pile_card_named_is_refused_whatever_card(rclient):
     assert played["legal"] and played["events"][0]["card"] == top
 
 
+def test_scratch_table_card_named_as_printed_tells_nothing_of_other_hands(rclient):
+    """Chance at a table (rules notes, Physical tables): seat 1 takes a Cat 7 from the pile and
+    names it C7-1. Whether seat 0 holds C7-1 or C7-2 (hidden from seat 1), the move is legal and
+    seat 1 receives the same verdict, byte for byte: a refusal would tell it seat 0 holds a 7."""
+    answers = []
+    for held in ("C7-1", "C7-2"):
+        deal = {"hands": [[held, "C3-1", "C4-1", "C5-1"], ["C2-1", "C2-2", "C8-1", "C8-2"]],
+                "line": ["C1-1", "C6-1", "C9-1", "C10-1"]}
+        match = create(rclient, options={"chance": "table", "deal": deal}).get_json()
+        match_id, secrets = match["id"], [seat["secret"] for seat in match["seats"]]
+        for version, body in enumerate([
+                {"type": "play", "player": 0, "source": "hand", "card": "C3-1"},
+                {"type": "play", "player": 0, "source": "hand", "card": "C4-1"},
+                {"type": "draw", "player": 0, "card": "C10-2"},
+                {"type": "draw", "player": 0, "card": "C10-3"}]):
+            assert move(rclient, match_id, body, secrets[0], f'"{version}"').get_json()["legal"]
+        answer = move(rclient, match_id, {"type": "play", "player": 1, "source": "pile", "card": "C7-1"},
+                      secrets[1], '"4"').get_json()
+        assert answer["legal"] and answer["events"][0]["card"] == "C7-1"
+        answers.append(json.dumps({**answer, "id": None}, sort_keys=True))
+        state = full_state(rclient, match_id)
+        # Either way seat 0 holds C7-2 now (the copies swapped ids when it held C7-1).
+        assert "C7-2" in state["players"][0]["hand"] and "C7-1" not in state["players"][0]["hand"]
+    assert answers[0] == answers[1]
+
+
 def test_catatac_mission_lists_the_choices_made_before_the_flip(rclient):
     """Momentum, Mission (coin flip, then movement 1): the pair is chosen before the coin is
     flipped, so the seat's moves list the pairs either face would allow: Steal after the block

@@ -62,8 +62,15 @@ def judge_step(state, candidates, chance, rnd):
         bare = {k: v for k, v in move.items() if k not in ("coins", "points_card")}
         if chance == "seeded" and bare != move and bare in moves:
             continue  # seeded chance: an outcome carried by a listed move is checked, not listed
-        if move not in moves:
-            verdict = GAME.adjudicate(state, move, checked=True)
+        if move in moves:
+            continue
+        verdict = GAME.adjudicate(state, move, checked=True)
+        if move["type"] == "draw" and any(m["type"] == "draw" and m["player"] == move["player"]
+                                          and C.kind_of(m["card"]) == C.kind_of(move["card"]) for m in moves):
+            # A table names the card it drew as printed: another copy of a kind the deck holds
+            # is taken in its place (rules notes, Physical tables).
+            assert verdict.legal, ("a copy of a listed draw judged illegal", move)
+        else:
             assert not verdict.legal, ("unlisted move judged legal", move)
     busy = [m for m in moves if m["type"] != "play" or m["pair"] or m["block"]]
     move = rnd.choice(busy if busy and rnd.random() < 0.8 else moves)

@@ -97,9 +97,16 @@ def test_refill_at_a_table_is_drawn_card_by_card():
     after = ok(s, play(0, "P1-1"))
     assert after["turn"] == {"player": 0, "phase": "refill"}
     assert bad(after, play(0, "P1-2")) == ["REFILL_PENDING"]
-    assert bad(after, {"type": "draw", "player": 0, "card": "P1-1"}) == ["CARD_NOT_IN_DECK"]
     assert bad(after, {"type": "draw", "player": 1, "card": "P1-3"}) == ["NOT_YOUR_TURN"]
-    for card in ["P1-3", "P1-4", "charge-1", "sprint-1", "stop-1"]:
+    # Copies of a kind are the same printed card: naming P1-1, face up in the discard pile, draws
+    # a P1 that the deck holds (rules notes, Physical tables).
+    after = ok(after, {"type": "draw", "player": 0, "card": "P1-1"})
+    assert after["players"][0]["hand"][0] == "P1-2" and after["players"][0]["hand"][1] in ("P1-3", "P1-4")
+    after = ok(after, {"type": "draw", "player": 0, "card": "P1-4"})
+    assert sorted(after["players"][0]["hand"]) == ["P1-2", "P1-3", "P1-4"]
+    # The 4 P1s are out of the deck now: the discard pile holds P1-1 and the hand the other 3.
+    assert bad(after, {"type": "draw", "player": 0, "card": "P1-1"}) == ["CARD_NOT_IN_DECK"]
+    for card in ["charge-1", "sprint-1", "stop-1"]:
         after = ok(after, {"type": "draw", "player": 0, "card": card})
     assert len(after["players"][0]["hand"]) == 6 and after["turn"] == {"player": 1, "phase": "play"}
     assert bad(s, play(0, "P1-1", draw=["P1-3"])) == ["DRAW_SEPARATE"]

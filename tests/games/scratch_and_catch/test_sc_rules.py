@@ -198,6 +198,40 @@ def test_game_progress_table_chance_pile_card_must_be_possible():
     assert play(state, 0, source="pile").violations[0].code == "CARD_REQUIRED"
 
 
+def test_game_progress_a_table_names_a_card_as_printed():
+    """Chance at a table (rules notes, Physical tables): copies of a number are the same printed
+    card. A pile card named by an id that lies in a hand takes a copy of that number from the
+    pile, and the two copies swap ids: the card played face up is the id named, so no reader
+    learns where that id was. A number with no copy in the pile stays CARD_NOT_IN_PILE."""
+    state = build([["C1-1", "C1-2", "C1-3", "C1-4"], ["C7-1", "C2-1", "C2-2", "C2-3"]],
+                  [["C9-1"]], pile=["C6-1", "C7-2"], chance="table", extra_pile=False)
+    verdict = play(state, 0, "C7-1", source="pile")
+    assert verdict.legal and verdict.events[0]["card"] == "C7-1"
+    assert [pile["cards"] for pile in verdict.state["line"]] == [["C7-1"], ["C9-1"]]
+    assert verdict.state["players"][1]["hand"] == ["C7-2", "C2-1", "C2-2", "C2-3"]
+    assert verdict.state["draw_pile"] == ["C6-1"]
+    assert state["players"][1]["hand"][0] == "C7-1" and state["draw_pile"] == ["C6-1", "C7-2"]   # unchanged
+    # The mover's own copy swaps the same way; a 2 has no copy in the pile.
+    own = build([["C7-1", "C1-1", "C1-2", "C1-3"], ["C2-1", "C2-2", "C2-3", "C2-4"]],
+                [["C9-1"]], pile=["C6-1", "C7-2"], chance="table", extra_pile=False)
+    verdict = play(own, 0, "C7-1", source="pile")
+    assert verdict.legal and verdict.state["players"][0]["hand"] == ["C7-2", "C1-1", "C1-2", "C1-3"]
+    assert play(state, 0, "C2-1", source="pile").violations[0].code == "CARD_NOT_IN_PILE"
+
+
+def test_game_progress_a_table_draws_a_card_as_printed():
+    """Chance at a table, the refill: a draw naming an id that lies in another hand takes a
+    copy of that number from the pile into the drawer's hand; the other hand does not change
+    (the card drawn stays hidden from it)."""
+    state = build([["C1-1", "C3-1", "C5-1", "C5-2"], ["C7-1", "C2-1", "C2-2", "C2-3"]],
+                  [["C9-1"]], pile=["C7-2", "C8-1"], chance="table", extra_pile=False)
+    state = play(play(state, 0, "C1-1").state, 0, "C3-1").state
+    assert state["turn"] == {"player": 0, "step": "refill"}
+    after = GAME.adjudicate(state, {"type": "draw", "player": 0, "card": "C7-1"}).state
+    assert after["players"][0]["hand"] == ["C5-1", "C5-2", "C7-2"]
+    assert after["players"][1]["hand"] == ["C7-1", "C2-1", "C2-2", "C2-3"] and after["draw_pile"] == ["C8-1"]
+
+
 def test_game_progress_refill_to_4_at_end_of_turn():
     """Game Progress: at the end of your turn, draw cards until you have 4 cards in hand."""
     state = build([["C1-1", "C3-1", "C5-1", "C5-2"], ["C2-1", "C2-2", "C2-3", "C2-4"]],
