@@ -86,6 +86,12 @@ window.TableCreate = function (kit) {
     const table = !!chance && chance.value === "table";
     $("create-own-line").hidden = !table;
     $("create-json-fields").hidden = !(table && $("create-own").checked);
+    // Secret hands need real cards: the referee cannot deal cards it must not know.
+    const unseen = $("option-hands-unseen");
+    if (unseen) {
+      unseen.disabled = !table;
+      if (!table && unseen.checked && $("option-hands-seen")) $("option-hands-seen").checked = true;
+    }
   }
 
   function readOptions(lenient) {

@@ -47,7 +47,7 @@ window.TableView = (function () {
         v.el("span", { class: "pile-value", text: pile.value }),
         v.el("ul", { class: "cards" }, pile.cards.map((card) => cardItem(v, card))))))];
     parts.push(facts(v, [[v.t("table.draw_pile"), count(v, state.draw_pile)],
-      [v.t("table.last_turns"), state.final_turns ? "✓" : null]]));
+      [v.t("table.last_turns"), state.final_turns && !state.finished ? "✓" : null]]));
     parts.push(v.el("h3", { text: v.t("table.players") }), grid(v, "players",
       [["name", v.t("col.player")], ["hand", v.t("col.hand")], ["collected", v.t("col.collected")], ["fleas", v.t("col.fleas")]],
       state.players.map((p, seat) => ({ key: seat, values: { name: who(v, seat), hand: handCount(p),

@@ -151,7 +151,11 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
         # Seat 0 creates the match on a phone.
         a.select_option("#create-game", "scratch-and-catch")
         a.select_option("#create-players", "2")
+        # Secret hands need real cards: the choice is offered only at a table.
+        a.check("#option-chance-table")
+        a.check("#option-hands-unseen")
         a.check("#option-chance-seeded")
+        assert a.is_disabled("#option-hands-unseen") and a.is_checked("#option-hands-seen")
         a.click("#create-advanced summary")
         a.fill("#create-seed", SEED)
         a.click("#create-form button[type=submit]")
@@ -221,6 +225,7 @@ def test_two_pages_play_a_seeded_scratch_and_catch_match_to_the_end(service_url,
             page.wait_for_selector("#outcome:not([hidden])")
             page.wait_for_selector("#connection[data-state='ended']")
             assert page.locator("#moves button.move").count() == 0
+            assert page.locator("dl.facts dt", has_text="Last turns").count() == 0   # the game is over
             # Every move reached both pages live, in order, with no gap.
             shown = sorted(int(v) for v in page.eval_on_selector_all("#log li[data-version]",
                                                                     "items => items.map(i => i.dataset.version)"))
@@ -288,8 +293,10 @@ def test_a_dropped_event_stream_resumes_after_the_last_event_it_saw(service_url,
 
 def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(service_url, browser):
     # Game Progress: a card may be played from the draw pile; at a table game the table names it.
+    deal = {"hands": [["S1-1", "C2-1", "C3-1", "C4-1"], ["C5-1", "C6-1", "C7-1", "C8-1"]],
+            "line": ["C1-1", "C9-1", "C10-1", "C1-2"]}
     created = http_json(f"{service_url}/v1/matches", {"game": "scratch-and-catch", "players": 2, "seed": SEED,
-                                                     "options": {"chance": "table"}})
+                                                     "options": {"chance": "table", "deal": deal}})
     match_id, secret = created["id"], created["seats"][0]["secret"]
     view = http_json(f"{service_url}/v1/matches/{match_id}?seat=0", headers={"Authorization": f"Bearer {secret}"})
     hand = view["state"]["players"][0]["hand"]
@@ -310,8 +317,9 @@ def test_at_a_table_game_the_page_asks_for_the_card_taken_from_the_draw_pile(ser
 
         play_from_pile("")
         page.wait_for_selector("#verdict li[data-code='CARD_REQUIRED']")
-        # A card in the player's own hand cannot be in the draw pile; the refusal names the
-        # card as printed (Cat 7), not by its id.
+        # The deck's one Scratch 1 is in the player's own hand, so no copy of it can be in the
+        # draw pile; the refusal names the card as printed (Scratch 1), not by its id.
+        assert hand[0] == "S1-1"
         post_custom(page, {"type": "play", "player": 0, "source": "pile", "card": hand[0]})
         message = page.text_content("#verdict li[data-code='CARD_NOT_IN_PILE'] .message")
         assert printed(hand[0]) in message and hand[0] not in message

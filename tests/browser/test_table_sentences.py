@@ -157,3 +157,21 @@ def test_a_scratch_on_one_player_says_takes_and_on_several_each_take(service_url
         assert [("ずつ" in text) for text in told["ja"]] == [False, False, True, True]
     finally:
         context.close()
+
+
+def test_a_stack_reads_stacked_on_the_value(service_url, browser):
+    """Scratch & Catch's stack event (Game Progress: a card placed on a card of the same value):
+    "stacked on the 8", never "a 8"."""
+    events = [{"type": "stack", "player": 0, "value": 8, "collected": ["C7-1", "C9-2"]},
+              {"type": "stack", "player": 1, "value": 8, "collected": []}]
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{service_url}/table")
+        page.wait_for_function("window.TableSentences !== undefined")
+        told = page.evaluate(TELL, ["scratch-and-catch", "en", events, []])["events"]
+        assert told == ["Seat 1 stacked on the 8 and collected Cat 7 and Cat 9.",
+                        "Seat 2 stacked on the 8; there was nothing beside it to collect."]
+    finally:
+        context.close()
