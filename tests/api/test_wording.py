@@ -58,12 +58,14 @@ def test_a_table_move_naming_a_card_no_deck_has_says_unknown_card_id_in_a_match(
 def test_catatac_table_draw_of_a_card_no_deck_has_is_unknown_card():
     from referee.games.catatac import GAME
     from tests.games.catatac.catatac_helpers import build
-    state = build([["P1-1", "P1-2"], ["P3-1"]], ["P8-4"], chance="table")
+    state = build([["P1-1", "P1-2"], ["P3-1", "charge-1"]], ["P8-4"], chance="table")
     after = GAME.adjudicate(state, {"type": "play", "player": 0, "card": "P1-1", "pair": None, "block": None,
                                     "order": None}).state
     codes = lambda move: [v.code for v in GAME.adjudicate(after, move).violations]  # noqa: E731
     assert codes({"type": "draw", "player": 0, "card": "P9-1"}) == ["UNKNOWN_CARD"]
-    assert codes({"type": "draw", "player": 0, "card": "P1-1"}) == ["CARD_NOT_IN_DECK"]  # a real card, elsewhere
+    # A real card, elsewhere: the deck's one Charge is in seat 1's hand (another P1 would be drawn
+    # in place of P1-1, rules notes).
+    assert codes({"type": "draw", "player": 0, "card": "charge-1"}) == ["CARD_NOT_IN_DECK"]
 
 
 def test_referee_serve_on_a_taken_port_names_bind_and_a_free_port():

@@ -57,8 +57,10 @@ def test_an_illegal_move_offers_the_closest_legal_moves_and_one_tap_plays_one(se
 
 
 def test_at_a_table_game_a_suggestion_asks_for_what_the_table_shows(service_url, browser):
+    deal = {"hands": [["S1-1", "C2-1", "C3-1", "C4-1"], ["C5-1", "C6-1", "C7-1", "C8-1"]],
+            "line": ["C1-1", "C9-1", "C10-1", "C1-2"]}
     body = json.dumps({"game": "scratch-and-catch", "players": 2, "seed": "suggestions",
-                       "options": {"chance": "table"}}).encode()
+                       "options": {"chance": "table", "deal": deal}}).encode()
     request = urllib.request.Request(f"{service_url}/v1/matches", data=body,
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=5) as answer:
@@ -74,7 +76,9 @@ def test_at_a_table_game_a_suggestion_asks_for_what_the_table_shows(service_url,
     try:
         join(page, match_id, secret)
         reached(page, 0)
-        # A card of the player's own hand named as taken from the draw pile (CARD_NOT_IN_PILE).
+        # The deck's one Scratch 1, in the player's own hand, named as taken from the draw pile
+        # (CARD_NOT_IN_PILE: no copy of it can be there).
+        assert hand[0] == "S1-1"
         post_custom(page, {"type": "play", "player": 0, "source": "pile", "card": hand[0]})
         assert page.locator("#verdict li[data-code='CARD_NOT_IN_PILE']").count() == 1
         buttons = page.locator("#verdict #suggestions button.suggestion")
