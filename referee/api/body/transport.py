@@ -131,6 +131,21 @@ def close_after_answer() -> None:
         close()
 
 
+def bound_writes(environ: dict, seconds: float | None) -> None:
+    """A write of this request's answer that cannot go on for ``seconds`` fails, where the
+    server lets the application reach its connection (gunicorn's ``gunicorn.socket``): the
+    server then closes the connection and the answer's body (an event stream gives its waiting
+    slot back). A client that stops reading otherwise holds a stream blocked in a write for as
+    long as it keeps the connection open. The connection closes after the answer, so that no
+    later request on it reads with this timeout. None: no bound."""
+    sock = environ.get("gunicorn.socket")
+    if seconds is None or sock is None:
+        return
+    with contextlib.suppress(OSError):
+        sock.settimeout(seconds)
+        close_after_answer()
+
+
 def _close_reading(environ: dict) -> None:
     """Stop reading from this client: the server answers, then finds no next request and
     closes the connection, instead of waiting for the rest of the body; where the server lets
