@@ -229,3 +229,29 @@ def test_a_stream_its_client_stops_reading_ends_at_the_stream_limit(tmp_path):
         for sock in sockets:
             sock.close()
         server.stop()
+
+
+def test_clients_that_never_read_large_answers_do_not_take_the_service_down(tmp_path):
+    """More clients than the worker has connections, each asking for the Swagger UI bundle
+    (1.6 MB, more than the socket buffers hold) and reading none of it: each answer's write
+    blocks. A file is written a block at a time, each write bounded by
+    REFEREE_BODY_TIMEOUT_SECONDS (1 s here): the connections are closed and the service
+    answers again. Unbounded, they stay held for as long as the clients keep them open, and no
+    later client is served."""
+    server = start_gunicorn(tmp_path, GUNICORN_WORKER_CONNECTIONS="20", REFEREE_BODY_TIMEOUT_SECONDS="1",
+                            GUNICORN_ACCESS_LOG="")
+    sockets = []
+    try:
+        for _ in range(30):   # (more than the worker's connections: some wait to be accepted)
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            sock.connect(("127.0.0.1", server.port))
+            sock.sendall(b"GET /docs/assets/swagger-ui-bundle.js HTTP/1.1\r\nHost: referee\r\n\r\n")
+            sockets.append(sock)
+        time.sleep(3)
+        status, seconds = timed_get(server.base + "/healthz", timeout=10.0)
+        assert status == 200, seconds
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()
