@@ -17,6 +17,7 @@ from referee.api.body.transport import (
     DEFAULT_MAX_BODY_BYTES,
     answer_before_body,
     body_timeout_from_env,
+    bound_answer,
     forget_body,
     read_body,
     unsupported_media,
@@ -161,6 +162,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # The answer's X-Request-ID, and its Content-Language and Vary when verdict messages
         # follow Accept-Language: written by the RequestHeaders middleware (api/http/headers.py).
         req.environ[ANSWER_HEADERS_KEY] = (request_globals.get("request_id"), request_globals.get("language"))
+        bound_answer(req.environ, response)
         return metrics.record(response, req, request_globals)
 
     def end_request(_error):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
+import random
 import socket
 import statistics
 import threading
@@ -171,4 +173,85 @@ def test_clients_trickling_bodies_on_every_connection_do_not_take_the_service_do
             status, seconds = timed_get(server.base + "/healthz")
             assert status == 200 and seconds < 4.0, seconds
     finally:
+        server.stop()
+
+
+def _json(port: int, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(method, path, None if body is None else json.dumps(body),
+                       {"Content-Type": "application/json", **(headers or {})})
+    answer = connection.getresponse()
+    data = answer.read()
+    connection.close()
+    return answer.status, json.loads(data) if data else None
+
+
+def test_a_stream_its_client_stops_reading_ends_at_the_stream_limit(tmp_path):
+    """REFEREE_MAX_STREAM_SECONDS bounds a stream whose client reads nothing too. Such a stream
+    blocks in a write once the socket buffers are full; unless that write is bounded, it holds
+    its connection and waiting slot for as long as the client keeps the connection open, and
+    with every slot of the worker taken so, each long-poll is answered 503."""
+    server = start_gunicorn(tmp_path, REFEREE_MAX_STREAM_SECONDS="3", REFEREE_MAX_WAITING="2",
+                            GUNICORN_WORKER_CONNECTIONS="20", GUNICORN_ACCESS_LOG="")
+    sockets = []
+    try:
+        status, match = _json(server.port, "POST", "/v1/matches",
+                              {"game": "call-of-katulhu", "players": 2, "seed": "unread"})
+        assert status == 201
+        secrets = [seat["secret"] for seat in match["seats"]]
+        for _ in range(2):   # every waiting slot: streams of the placements (about 25 KB each), never read
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", server.port))
+            sock.sendall(f"GET /v1/matches/{match['id']}/events?seat=0&include=legal_moves HTTP/1.1\r\n"
+                         f"Host: referee\r\nAuthorization: Bearer {secrets[0]}\r\n\r\n".encode())
+            sockets.append(sock)
+        time.sleep(0.3)
+        version, started, choose = 0, time.monotonic(), random.Random(0)   # (this game lasts 2,420 moves)
+        while time.monotonic() - started < 2.5:   # megabytes for each stream, more than the socket buffers hold
+            for seat in (version % 2, 1 - version % 2):   # (both place, then either may be the one to act)
+                auth = {"Authorization": f"Bearer {secrets[seat]}"}
+                status, listing = _json(server.port, "GET", f"/v1/matches/{match['id']}/legal-moves?seat={seat}",
+                                        headers=auth)
+                if listing["moves"]:
+                    break
+            assert status == 200 and listing["moves"], listing
+            status, verdict = _json(server.port, "POST", f"/v1/matches/{match['id']}/moves",
+                                    {"move": choose.choice(listing["moves"])},
+                                    {**auth, "If-Match": f'"{version}"'})
+            assert status == 200 and verdict["legal"], verdict
+            version += 1
+        time.sleep(4)   # past the stream limit, and a write blocked that long
+        status, _ = _json(server.port, "GET", f"/v1/matches/{match['id']}",
+                          headers={"If-None-Match": f'"{version}"', "Prefer": "wait=1"})
+        assert status == 304   # a waiting slot was free: not 503
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()
+
+
+def test_clients_that_never_read_large_answers_do_not_take_the_service_down(tmp_path):
+    """More clients than the worker has connections, each asking for the Swagger UI bundle
+    (1.6 MB, more than the socket buffers hold) and reading none of it: each answer's write
+    blocks. A file is written a block at a time, each write bounded by
+    REFEREE_BODY_TIMEOUT_SECONDS (1 s here): the connections are closed and the service
+    answers again. Unbounded, they stay held for as long as the clients keep them open, and no
+    later client is served."""
+    server = start_gunicorn(tmp_path, GUNICORN_WORKER_CONNECTIONS="20", REFEREE_BODY_TIMEOUT_SECONDS="1",
+                            GUNICORN_ACCESS_LOG="")
+    sockets = []
+    try:
+        for _ in range(30):   # (more than the worker's connections: some wait to be accepted)
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            sock.connect(("127.0.0.1", server.port))
+            sock.sendall(b"GET /docs/assets/swagger-ui-bundle.js HTTP/1.1\r\nHost: referee\r\n\r\n")
+            sockets.append(sock)
+        time.sleep(3)
+        status, seconds = timed_get(server.base + "/healthz", timeout=10.0)
+        assert status == 200, seconds
+    finally:
+        for sock in sockets:
+            sock.close()
         server.stop()

@@ -23,7 +23,7 @@ from flask_smorest import Api
 from marshmallow import ValidationError
 
 from referee.api.body.parsing import Blueprint, fast_body
-from referee.api.body.transport import close_after_answer
+from referee.api.body.transport import WRITE_LIMIT_KEY, close_after_answer
 from referee.api.contract import examples
 from referee.api.contract import match_docs as docs
 from referee.api.contract.header_docs import named, problem
@@ -305,6 +305,8 @@ def get_events(query, match_id):
         return _no_more_events()
     slots = current_app.extensions["referee.waiting"]
     slots.acquire()
+    # A stream ends after its limit even when its client stopped reading (a write blocked so long fails).
+    request.environ[WRITE_LIMIT_KEY] = current_app.extensions["referee.stream_limit"]
     stream = live.event_stream(matches.store, match_id, after, follower.entries, follower.ended,
                                current_app.extensions["referee.heartbeat"], slots,
                                current_app.extensions["referee.stream_limit"],
