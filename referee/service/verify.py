@@ -23,6 +23,7 @@ from referee.engine.joint import CONTRIBUTE, Seeded, is_pending, pending_state
 from referee.games import GAMES, PACKAGES
 from referee.json_text import dumps, repeated_name
 from referee.limits import MAX_MATCH_MOVES, MAX_REPLAY_WORK
+from referee.schemas.compiled import fast_load
 from referee.schemas.matches import Contribution
 from referee.schemas.pointers import escape_token, pointer_errors
 from referee.service import seeding
@@ -212,6 +213,7 @@ def _is_hex(text: str) -> bool:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def _schema(game_id: str, name: str):
     if name == "CONTRIBUTION":
         return Contribution()
@@ -219,9 +221,10 @@ def _schema(game_id: str, name: str):
 
 
 def _load(game_id: str, name: str, value: Any, base: str) -> dict:
-    """``value`` loaded with the game's schema ``name``; a Discrepancy at its first error."""
+    """``value`` loaded with the game's schema ``name`` (through the compiled check first, as a
+    match's move is); a Discrepancy at its first error."""
     try:
-        return _schema(game_id, name).load(value)
+        return fast_load(_schema(game_id, name), value)
     except ValidationError as error:
         pointer, detail = pointer_errors(error.messages, base)[0]
         raise Discrepancy(pointer, detail) from None
