@@ -96,7 +96,7 @@
   // A referee message with card ids and "player N" put in players' words.
   function playersWords(text) {
     const unknown = t("unknown");
-    let result = String(text || "").replace(/\b([A-Za-z][A-Za-z]*-\d+|[CSP]\d+)\b/g, (token) => {
+    let result = String(text || "").replace(/\b([A-Za-z][A-Za-z]*-\d+|[CSP]\d+(?:-\d+)?)\b/g, (token) => {
       const name = cardName(token);
       return name === unknown ? token : name;
     });
