@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from referee.engine.core import Illegal, State, Violation
+from referee.engine.rng import Rng
 from referee.games.scratch_and_catch.cards import HAND_SIZE, card_value, deck_set, is_scratch, kind_counts, kind_of
 from referee.games.scratch_and_catch.deal import deck_of, hands_unseen
 from referee.games.scratch_and_catch.end import end_turn
@@ -224,17 +225,23 @@ def _take_from_pile(state: State, move: Move) -> str:
 
 def _copy_in_pile(state: State, card: Any) -> str:
     """The copy a table takes from the draw pile when it names ``card``: ``card`` itself when
-    the pile holds it, else the first copy of its kind there. Copies of a kind are the same
-    printed card (Components): the id only tells them apart, and a player cannot tell which one
-    was drawn. Raises Illegal: UNKNOWN_CARD, or CARD_NOT_IN_PILE when no copy is in the pile."""
+    the pile holds it, else one of the copies of its kind there, drawn with the generator
+    (``state["rng"]`` advances; ``state`` is a copy the move changes). Copies of a kind are the
+    same printed card (Components): the id only tells them apart, and a player cannot tell which
+    one was drawn. The pile is kept sorted, so its first copy would tell a reader shown the id
+    which lower copies lie in hands. Raises Illegal: UNKNOWN_CARD, or CARD_NOT_IN_PILE when no
+    copy is in the pile."""
     pile = state["draw_pile"]
     if card in pile:
         return card
     if isinstance(card, str) and card in deck_set(*deck_of(state["options"])):
         kind = kind_of(card)
-        for other in pile:
-            if kind_of(other) == kind:
-                return other
+        copies = [other for other in pile if kind_of(other) == kind]
+        if copies:
+            rng = Rng.from_state(state["rng"])
+            taken = copies[rng.below(len(copies))]
+            state["rng"] = rng.to_state()
+            return taken
     raise Illegal(_unknown_or_elsewhere(state, card))
 
 
@@ -314,8 +321,8 @@ def _draw(state: State, move: Move) -> tuple[State, Events]:
     card = move.get("card")
     if card is None:
         raise Illegal(rule_violation("CARD_REQUIRED"))
-    card = _copy_in_pile(state, card)   # (the drawn card stays hidden: no other hand changes)
     new = _copy_state(state)
+    card = _copy_in_pile(new, card)   # (the drawn card stays hidden: no other hand changes)
     seat = move["player"]
     new["draw_pile"].remove(card)
     new["players"][seat]["hand"].append(card)

@@ -91,6 +91,21 @@ def test_refill_to_six_at_the_end_of_the_turn():
     assert bad(s, play(0, "P1-1", draw=[])) == ["SEEDED_CHANCE"]
 
 
+def test_a_table_draw_in_place_of_a_held_copy_tells_nothing_of_the_deck():
+    """Chance at a table (rules notes): seat 0 draws a 3 naming P3-1, which seat 1 holds, so it
+    receives another copy the deck holds (P3-2, P3-3, P3-4; the deck is kept sorted). Were it
+    the deck's first copy, P3-3 would tell seat 0 that P3-2 lies out of the deck, in a hand it
+    never saw. The copy is the generator's, any of the deck's 3s: over 40 seeds seat 0 receives
+    each of them, and no other hand changes."""
+    received = set()
+    for seed in range(40):
+        s = build([["P1-1", "P1-2"], ["P3-1"]], ["P8-4"], chance="table", seed=f"drawn-{seed}")
+        after = ok(ok(s, play(0, "P1-1")), {"type": "draw", "player": 0, "card": "P3-1"})
+        assert after["players"][1]["hand"] == ["P3-1"]
+        received.add(after["players"][0]["hand"][1])
+    assert received == {"P3-2", "P3-3", "P3-4"}
+
+
 def test_refill_at_a_table_is_drawn_card_by_card():
     """3. Refilling Your Hand, table chance: each card drawn is a move naming it."""
     s = build([["P1-1", "P1-2"], ["P3-1"]], ["P8-4"], chance="table")

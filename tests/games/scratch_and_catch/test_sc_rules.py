@@ -219,6 +219,28 @@ def test_game_progress_a_table_names_a_card_as_printed():
     assert play(state, 0, "C2-1", source="pile").violations[0].code == "CARD_NOT_IN_PILE"
 
 
+def test_game_progress_a_copy_taken_in_place_tells_its_holder_nothing_of_the_pile():
+    """Chance at a table (rules notes, Physical tables): seat 0 plays a 7 from the pile naming
+    C7-1, which seat 1 holds, so seat 1's copy takes the id of one the pile held. Seat 1 never saw
+    C7-2 to C7-7: whether seat 2 holds C7-2 (world Y) or the pile does (world X) is hidden from it.
+    Were seat 1 given the pile's first copy, C7-3 would tell it C7-2 is in a hand (another seat
+    holds a 7). The copy is the generator's, any of the pile's 7s: over 40 seeds seat 1 receives
+    each of them (C7-2 to C7-7 in X; C7-3 to C7-7 in Y), C7-3 in either world."""
+    line = [["C1-1"], ["C5-1"], ["C9-1"], ["C10-1"]]
+    sevens = [f"C7-{copy}" for copy in range(2, 8)]
+    for seat2, pile in ((["C3-1", "C6-1", "C6-2", "C6-3"], sevens),
+                        (["C7-2", "C6-1", "C6-2", "C6-3"], ["C3-1"] + sevens[1:])):
+        state = build([["C2-1", "C2-2", "C2-3", "C2-4"], ["C7-1", "C4-1", "C4-2", "C4-3"], seat2],
+                      line, pile=pile, chance="table", extra_pile=False)
+        received = set()
+        for seed in range(40):
+            verdict = play(dict(state, rng={"seed": f"holder-{seed}", "counter": 0}), 0, "C7-1", source="pile")
+            assert verdict.legal and verdict.events[0]["card"] == "C7-1"
+            GAME.check_state(verdict.state)
+            received.add(verdict.state["players"][1]["hand"][0])
+        assert received == {card for card in pile if card.startswith("C7-")}
+
+
 def test_game_progress_a_table_draws_a_card_as_printed():
     """Chance at a table, the refill: a draw naming an id that lies in another hand takes a
     copy of that number from the pile into the drawer's hand; the other hand does not change
