@@ -150,8 +150,9 @@ def test_scratch_pile_card_named_is_refused_whatever_card(rclient):
 def test_scratch_table_card_named_as_printed_tells_nothing_of_other_hands(rclient):
     """Chance at a table (rules notes, Physical tables): seat 1 takes a Cat 7 from the pile and
     names it C7-1. Whether seat 0 holds C7-1 or C7-2 (hidden from seat 1), the move is legal and
-    seat 1 receives the same verdict, byte for byte: a refusal would tell it seat 0 holds a 7."""
-    answers = []
+    seat 1 receives the same verdict, byte for byte: a refusal would tell it seat 0 holds a 7. A
+    spectator then reads the same match and log in both cases."""
+    answers, spectators = [], []
     for held in ("C7-1", "C7-2"):
         deal = {"hands": [[held, "C3-1", "C4-1", "C5-1"], ["C2-1", "C2-2", "C8-1", "C8-2"]],
                 "line": ["C1-1", "C6-1", "C9-1", "C10-1"]}
@@ -167,11 +168,16 @@ def test_scratch_table_card_named_as_printed_tells_nothing_of_other_hands(rclien
                       secrets[1], '"4"').get_json()
         assert answer["legal"] and answer["events"][0]["card"] == "C7-1"
         answers.append(json.dumps({**answer, "id": None}, sort_keys=True))
+        view = rclient.get(f"/v1/matches/{match_id}").get_json()
+        entries = [{name: value for name, value in entry.items() if name != "at"} for entry in _log(rclient, match_id)]
+        spectators.append(json.dumps([{name: value for name, value in view.items()
+                                       if name not in ("id", "created_at", "updated_at", "expires_at")}, entries],
+                                     sort_keys=True))
         state = full_state(rclient, match_id)
         # Either way seat 0 holds a 7 other than C7-1 (the copies swapped ids when it held C7-1).
         hand = state["players"][0]["hand"]
         assert "C7-1" not in hand and [card for card in hand if card.startswith("C7-")] != []
-    assert answers[0] == answers[1]
+    assert answers[0] == answers[1] and spectators[0] == spectators[1]
 
 
 def test_catatac_mission_lists_the_choices_made_before_the_flip(rclient):
