@@ -308,6 +308,29 @@ def _names_table_outcome(move: dict) -> bool:
             or move.get("points_card") is not None or move.get("draw") is not None)
 
 
+def _named_as_printed(game_id: str, state: dict, move: dict, seen: set, rnd: random.Random, checked: bool) -> dict:
+    """At a Scratch & Catch table with seen hands, a pile play named by a copy of its kind that
+    another hand holds and the mover has not seen (always when the mover's answer is checked,
+    else half the time), as a table naming the card as printed may: the referee takes a copy
+    from the pile in its place, and the two swap ids (rules notes, Physical tables)."""
+    if (game_id != "scratch-and-catch" or is_pending(state) or state["options"]["chance"] != "table"
+            or _unseen(state) or move["type"] != "play" or move.get("source") != "pile"
+            or (not checked and rnd.random() < 0.5)):
+        return move
+    kind = move["card"].split("-")[0]
+    held = sorted(card for seat, player in enumerate(state["players"]) if seat != move["player"]
+                  for card in player["hand"] if card.split("-")[0] == kind and card not in seen)
+    return dict(move, card=rnd.choice(held)) if held else move
+
+
+def _taken_in_place(game_id: str, state: dict, after: dict, move: dict) -> set:
+    """The pile card a Scratch & Catch table move took in place of the id it named (none when
+    the pile held that id): what the table really saw."""
+    if game_id != "scratch-and-catch" or move.get("card") is None or move["card"] in state["draw_pile"]:
+        return set()
+    return set(state["draw_pile"]) - set(after["draw_pile"])
+
+
 # -- the property --------------------------------------------------------------------------------
 
 def _seen_in_log(log: list[dict]) -> set:
@@ -360,6 +383,7 @@ def _play_matches(game_id: str, positions: int, seed: int) -> int:
             reader = rnd.choice(readers) if rnd.random() < 0.35 else "none"
             mover = reader if reader in acting else rnd.choice(acting)
             chosen = rnd.choice([m for m in game.legal_moves(state) if m["player"] == mover])
+            chosen = _named_as_printed(game_id, state, chosen, seen[mover], rnd, checked=mover == reader)
             if chosen["type"] == "contribute":   # a value of the seat's own
                 chosen = dict(chosen, contribution=f"{rnd.getrandbits(128):032x}")
             answer = None
@@ -471,11 +495,15 @@ def _check_position(harness: Harness, game_id: str, match_id: str, state: dict, 
         return None
     # The legal move: its legality on the full resample, its whole verdict on one that keeps
     # what the move shows the reader (the card it turns, the coin the generator flips).
+    after = game.adjudicate(state, legal_probe, checked=True)
+    taken = _taken_in_place(game_id, state, after.state, legal_probe) if table else set()
     stand_in = _substitute(legal_probe, mapping) if table else legal_probe
+    if taken:   # the copy world's card at the place of the one the table saw
+        stand_in = dict(legal_probe, card=_substitute(next(iter(taken)), mapping))
     verdict = harness.post(copy, stand_in, secret, version).get_json()
     assert verdict["legal"], (context, legal_probe, verdict)
-    after = game.adjudicate(state, legal_probe, checked=True)
-    shown = strings(game.view(after.state, reader)) | strings(after.events)
+    # (and a copy of the kind played stays in the pile: the table saw one there)
+    shown = strings(game.view(after.state, reader)) | strings(after.events) | taken
     fixed_state, fixed_log, mapping = resample(state, log, reader, known | shown, rnd, keep_rng=True,
                                                keep_choices=True)
     fixed = harness.copy(match_id, fixed_state, fixed_log)
