@@ -162,7 +162,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # The answer's X-Request-ID, and its Content-Language and Vary when verdict messages
         # follow Accept-Language: written by the RequestHeaders middleware (api/http/headers.py).
         req.environ[ANSWER_HEADERS_KEY] = (request_globals.get("request_id"), request_globals.get("language"))
-        bound_answer(req.environ, response)
+        bound_answer(req.environ, response, app.config["REFEREE_BODY_TIMEOUT_SECONDS"])
         return metrics.record(response, req, request_globals)
 
     def end_request(_error):

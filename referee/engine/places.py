@@ -1,4 +1,5 @@
-"""Where each card of a state lies: the detailed pass of a state check (pure).
+"""Where each card of a state lies (pure): the detailed pass of a state check, and the copy a
+table takes from a pile.
 
 A game's state check first tests, with sets, that every card is in exactly one place; when
 that fails, it walks the state card by card with :func:`claim_place` to say where each
@@ -7,7 +8,9 @@ problem is, as JSON pointers into the state.
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from typing import Any, Callable, Collection, Sequence
+
+from referee.engine.rng import Rng
 
 
 def unknown_id(value: object, noun: str = "card") -> str:
@@ -29,3 +32,22 @@ def claim_place(errors: list[tuple[str, str]], places: dict[str, str], universe:
         errors.append((pointer, f"{noun} {card} is also at {places[card]}"))
     else:
         places[card] = pointer
+
+
+def copy_of_kind(place: Sequence[str], card: str, kind_of: Callable[[str], str], state: dict) -> str | None:
+    """The copy a table takes from ``place`` (a pile or deck of ``state``) when it names ``card``:
+    ``card`` itself when ``place`` holds it, else one of the copies of its kind there, drawn with
+    the state's generator (``state["rng"]`` advances); None when ``place`` holds no copy of it.
+    Copies of a kind are the same printed card: the id only tells them apart, and a player
+    cannot tell which one was drawn. A table's piles are kept sorted, so taking the first copy
+    would tell a reader shown the id which lower copies lie elsewhere."""
+    if card in place:
+        return card
+    kind = kind_of(card)
+    copies = [other for other in place if kind_of(other) == kind]
+    if not copies:
+        return None
+    rng = Rng.from_state(state["rng"])
+    taken = copies[rng.below(len(copies))]
+    state["rng"] = rng.to_state()
+    return taken

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 from referee.games import GAMES
@@ -40,6 +41,20 @@ TELL = """async ([game, language, events, moves]) => {
   return {events: events.map((e) => S.event(ctx, e)), moves: moves.map((m) => S.move(ctx, m, [])),
           other: s("ev.other"), unknown: t("unknown")};
 }"""
+
+
+@contextmanager
+def _sentences_page(browser, service_url: str):
+    """The table page, loaded with its words and sentences, in a context of its own."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{service_url}/table")
+        page.wait_for_function("window.TableSentences !== undefined")
+        yield page
+    finally:
+        context.close()
 
 
 def shape(item: dict) -> str:
@@ -88,12 +103,7 @@ def test_every_move_and_event_reads_as_a_sentence_in_both_languages(service_url,
         known_moves, known_events = by_game.setdefault(game_id, ([], []))
         known_moves.extend(moves)
         known_events.extend(events)
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        page.goto(f"{service_url}/table")
-        page.wait_for_function("window.TableSentences !== undefined")
+    with _sentences_page(browser, service_url) as page:
         for game_id, (moves, events) in by_game.items():
             events = [*events, *RARE[game_id], *JOINT]
             assert {event["type"] for event in events} >= set(documented()[game_id])
@@ -108,8 +118,6 @@ def test_every_move_and_event_reads_as_a_sentence_in_both_languages(service_url,
             # Japanese is its own text, not English left in place.
             for english, japanese in zip(told["en"]["events"], told["ja"]["events"]):
                 assert english != japanese
-    finally:
-        context.close()
 
 
 LOGGED = TELL.replace("S.move(ctx, m, [])", "S.move(ctx, m, [], true)")
@@ -122,18 +130,11 @@ def test_the_log_tells_a_seats_move_without_your(service_url, browser):
              {"type": "show", "player": 1, "card": "manx"},
              {"type": "contribute", "player": 1, "contribution": "ab" * 16}]
     games = ["scratch-and-catch", "catatac", "catatac"]
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        page.goto(f"{service_url}/table")
-        page.wait_for_function("window.TableSentences !== undefined")
+    with _sentences_page(browser, service_url) as page:
         buttons = [page.evaluate(TELL, [game, "en", [], [move]])["moves"][0] for game, move in zip(games, moves)]
         logged = [page.evaluate(LOGGED, [game, "en", [], [move]])["moves"][0] for game, move in zip(games, moves)]
         assert buttons == ["Play Cat 7 from your hand", "Show your alpha card Manx", "Add your share to the shuffle"]
         assert logged == ["Play Cat 7 from hand", "Show alpha card Manx", "Add a share to the shuffle"]
-    finally:
-        context.close()
 
 
 def test_a_scratch_on_one_player_says_takes_and_on_several_each_take(service_url, browser):
@@ -143,20 +144,13 @@ def test_a_scratch_on_one_player_says_takes_and_on_several_each_take(service_url
               {"type": "scratch", "player": 0, "players": [1], "fleas_each": 2},
               {"type": "scratch", "player": 0, "players": [1, 2], "fleas_each": 1},
               {"type": "scratch", "player": 0, "players": [1, 2], "fleas_each": 2}]
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        page.goto(f"{service_url}/table")
-        page.wait_for_function("window.TableSentences !== undefined")
+    with _sentences_page(browser, service_url) as page:
         told = {language: page.evaluate(TELL, ["scratch-and-catch", language, events, []])["events"]
                 for language in ("en", "ja")}
         assert told["en"] == ["Scratch! Seat 2 takes 1 flea.", "Scratch! Seat 2 takes 2 fleas.",
                               "Scratch! Seat 2 and Seat 3 each take 1 flea.",
                               "Scratch! Seat 2 and Seat 3 each take 2 fleas."]
         assert [("ずつ" in text) for text in told["ja"]] == [False, False, True, True]
-    finally:
-        context.close()
 
 
 def test_a_stack_reads_stacked_on_the_value(service_url, browser):
@@ -164,14 +158,7 @@ def test_a_stack_reads_stacked_on_the_value(service_url, browser):
     "stacked on the 8", never "a 8"."""
     events = [{"type": "stack", "player": 0, "value": 8, "collected": ["C7-1", "C9-2"]},
               {"type": "stack", "player": 1, "value": 8, "collected": []}]
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        page.goto(f"{service_url}/table")
-        page.wait_for_function("window.TableSentences !== undefined")
+    with _sentences_page(browser, service_url) as page:
         told = page.evaluate(TELL, ["scratch-and-catch", "en", events, []])["events"]
         assert told == ["Seat 1 stacked on the 8 and collected Cat 7 and Cat 9.",
                         "Seat 2 stacked on the 8; there was nothing beside it to collect."]
-    finally:
-        context.close()

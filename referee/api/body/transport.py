@@ -49,9 +49,7 @@ DEFAULT_MAX_BODY_BYTES = 1024 * 1024   # REFEREE_MAX_BODY_BYTES when unset
 BODY_MIN_RATE = 16 * 1024   # bytes per second a slow body earns one more second with
 # The environ key of the body read whole here, for the JSON parser (referee.api.body.parsing).
 BODY_KEY = "referee.body"
-# The environ keys of the time a write of the answer may stay blocked: the body deadline's base,
-# and a shorter bound a view asks for (bound_answer).
-WRITE_BASE_KEY = "referee.write_base"
+# The environ key of a shorter bound on the answer's writes that a view asks for (bound_answer).
 WRITE_LIMIT_KEY = "referee.write_limit"
 
 
@@ -148,14 +146,13 @@ def bound_writes(environ: dict, seconds: float | None) -> None:
             sock.settimeout(seconds)
 
 
-def bound_answer(environ: dict, response: Response) -> None:
-    """After each request: its answer's writes are bounded as a body's reads are, 10 s
-    (REFEREE_BODY_TIMEOUT_SECONDS) plus one second for every ``BODY_MIN_RATE`` bytes of an
-    answer written at once (a file is written in blocks: 10 s for each); shorter when the view
-    asked for less (:data:`WRITE_LIMIT_KEY`, an event stream with REFEREE_MAX_STREAM_SECONDS).
+def bound_answer(environ: dict, response: Response, base: float) -> None:
+    """After each request: its answer's writes are bounded as a body's reads are, ``base``
+    seconds (REFEREE_BODY_TIMEOUT_SECONDS) plus one second for every ``BODY_MIN_RATE`` bytes of
+    an answer written at once (a file is written in blocks: ``base`` for each); shorter when the
+    view asked for less (:data:`WRITE_LIMIT_KEY`, an event stream with REFEREE_MAX_STREAM_SECONDS).
     Without a bound, clients that request a large answer (the Swagger UI bundle: 1.6 MB) and
     never read it hold every connection of the worker."""
-    base = environ.get(WRITE_BASE_KEY, DEFAULT_BODY_TIMEOUT_SECONDS)   # (unset: answered before the body)
     # A file is written a block at a time (each block bounded), other answers in one write.
     length = 0 if response.direct_passthrough else response.content_length or 0
     seconds = base + length / BODY_MIN_RATE
@@ -197,8 +194,6 @@ def read_body(app: Flask, req: Request) -> Response | None:
     reading; a chunked body once the limit is passed) or 501 (a transfer coding besides
     chunked). Each of these closes the connection."""
     environ = req.environ
-    allowed = app.config["REFEREE_BODY_TIMEOUT_SECONDS"]  # (create_app reads it from the environment)
-    environ[WRITE_BASE_KEY] = allowed
     bound_writes(environ, None)   # (the last answer on this connection bounded its writes: reads have their deadline)
     chunked = _chunked(environ)
     if chunked and (coding := _undecoded_coding(environ)) is not None:
@@ -214,6 +209,7 @@ def read_body(app: Flask, req: Request) -> Response | None:
         if not length:
             return None
     stream = environ["wsgi.input"]
+    allowed = app.config["REFEREE_BODY_TIMEOUT_SECONDS"]  # (create_app reads it from the environment)
     started = time.monotonic()
     parts: list[bytes] = []
     size = 0

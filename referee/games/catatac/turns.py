@@ -5,7 +5,7 @@ passed over, and a pending Skip (The Boosters) skips the next turn."""
 from __future__ import annotations
 
 from referee.engine.core import State
-from referee.engine.rng import Rng
+from referee.engine.places import copy_of_kind
 from referee.games.catatac import cards
 from referee.games.catatac.end import game_end
 from referee.games.catatac.messages import illegal
@@ -71,22 +71,15 @@ def draw(state: State, move: dict) -> tuple[State, list[dict]]:
     card = move.get("card")
     if card is None:  # as a match's legal-moves lists it: the card is unknown until drawn
         raise illegal("CARD_REQUIRED")
+    options = state["options"]
+    if card not in state["paw_deck"] and card not in cards.game_paw_set(options["kittens"], boosters_of(options)):
+        raise illegal("UNKNOWN_CARD", card=card)  # as the stateless check: "unknown card id"
     new = copy_state(state)
-    if card not in state["paw_deck"]:
-        options = state["options"]
-        if card not in cards.game_paw_set(options["kittens"], boosters_of(options)):
-            raise illegal("UNKNOWN_CARD", card=card)  # as the stateless check: "unknown card id"
-        # Copies of a kind are the same printed card: the id only tells them apart, and a player
-        # cannot tell which one was drawn. The table's draw takes a copy of the kind named, drawn
-        # with the generator: the deck is sorted, and its first copy would tell the drawer which
-        # lower copies lie out of it.
-        kind = cards.kind_of(card)
-        copies = [other for other in state["paw_deck"] if cards.kind_of(other) == kind]
-        if not copies:
-            raise illegal("CARD_NOT_IN_DECK", card=card)
-        rng = Rng.from_state(new["rng"])
-        card = copies[rng.below(len(copies))]
-        new["rng"] = rng.to_state()
+    # Copies of a kind are the same printed card: the table's draw takes a copy of the kind named.
+    taken = copy_of_kind(new["paw_deck"], card, cards.kind_of, new)
+    if taken is None:
+        raise illegal("CARD_NOT_IN_DECK", card=card)
+    card = taken
     seat = move["player"]
     new["paw_deck"].remove(card)
     new["players"][seat]["hand"].append(card)

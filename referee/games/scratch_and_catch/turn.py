@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from referee.engine.core import Illegal, State, Violation
-from referee.engine.rng import Rng
+from referee.engine.places import copy_of_kind
 from referee.games.scratch_and_catch.cards import HAND_SIZE, card_value, deck_set, is_scratch, kind_counts, kind_of
 from referee.games.scratch_and_catch.deal import deck_of, hands_unseen
 from referee.games.scratch_and_catch.end import end_turn
@@ -212,6 +212,8 @@ def _take_from_pile(state: State, move: Move) -> str:
             raise Illegal(rule_violation("CARD_REQUIRED"))
         taken = _copy_in_pile(state, seen)
         pile.remove(taken)
+        if taken == seen:
+            return taken
         holder = next((seat for seat, player in enumerate(state["players"]) if seen in player["hand"]), None)
         if holder is None:   # (the named copy lies face up: every reader sees where it is)
             return taken
@@ -224,23 +226,13 @@ def _take_from_pile(state: State, move: Move) -> str:
 
 
 def _copy_in_pile(state: State, card: Any) -> str:
-    """The copy a table takes from the draw pile when it names ``card``: ``card`` itself when
-    the pile holds it, else one of the copies of its kind there, drawn with the generator
-    (``state["rng"]`` advances; ``state`` is a copy the move changes). Copies of a kind are the
-    same printed card (Components): the id only tells them apart, and a player cannot tell which
-    one was drawn. The pile is kept sorted, so its first copy would tell a reader shown the id
-    which lower copies lie in hands. Raises Illegal: UNKNOWN_CARD, or CARD_NOT_IN_PILE when no
+    """The copy a table takes from the draw pile when it names ``card`` (:func:`copy_of_kind`:
+    copies of a number are the same printed card, Components; ``state`` is a copy the move
+    changes, its generator advances). Raises Illegal: UNKNOWN_CARD, or CARD_NOT_IN_PILE when no
     copy is in the pile."""
-    pile = state["draw_pile"]
-    if card in pile:
-        return card
     if isinstance(card, str) and card in deck_set(*deck_of(state["options"])):
-        kind = kind_of(card)
-        copies = [other for other in pile if kind_of(other) == kind]
-        if copies:
-            rng = Rng.from_state(state["rng"])
-            taken = copies[rng.below(len(copies))]
-            state["rng"] = rng.to_state()
+        taken = copy_of_kind(state["draw_pile"], card, kind_of, state)
+        if taken is not None:
             return taken
     raise Illegal(_unknown_or_elsewhere(state, card))
 
